@@ -1,0 +1,42 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "shaked",
+    platforms: [.macOS(.v26)],
+    products: [
+        .library(name: "ShakeDetection", targets: ["ShakeDetection"]),
+        .library(name: "Traces", targets: ["Traces"]),
+        .executable(name: "shakectl", targets: ["shakectl"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+    ],
+    targets: [
+        // The pure shake detector: samples in, events out. Standard library only.
+        .target(name: "ShakeDetection"),
+        // Trace files (t,x,y,z CSV + .labels), corpus evaluation.
+        .target(name: "Traces", dependencies: ["ShakeDetection"]),
+        // The command-line tool.
+        .executableTarget(
+            name: "shakectl",
+            dependencies: [
+                "ShakeDetection", "Traces",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ]
+        ),
+        .testTarget(name: "ShakeDetectionTests", dependencies: ["ShakeDetection", "Traces"]),
+        .testTarget(name: "TracesTests", dependencies: ["Traces"]),
+        .testTarget(name: "ShakectlTests", dependencies: ["Traces"]),
+    ]
+)
+
+// Strict settings for every target of ours, in one place.
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.swiftLanguageMode(.v6))
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    target.swiftSettings = settings
+}

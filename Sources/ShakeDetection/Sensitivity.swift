@@ -1,0 +1,100 @@
+/// How readily a detector fires, as a named level.
+public enum Sensitivity: String, Sendable, CaseIterable {
+    /// Needs a firm shake; for people who jolt their device a lot.
+    case low
+    /// The default.
+    case medium
+    /// Reacts to a gentler shake; more false alarms during vigorous activity.
+    case high
+}
+
+/// The tunables of ``ShakeDetector``. Times are in seconds, accelerations in m/s².
+///
+/// Each value has a physical meaning; the defaults come from what a hand-held shake is
+/// (2-8 Hz back-and-forth along one line, several reversals within a second) and what it is
+/// not (the impact-and-rebound of gait, single transients).
+public struct ShakeDetectorConfiguration: Sendable, Hashable {
+    /// Dynamic acceleration (gravity removed) a stroke must reach to count.
+    public var strokeThreshold: Double
+    /// Reversals needed before a shake is recognized. Three reversals are four strokes:
+    /// a flick (there and back) makes at most three.
+    public var reversals: Int
+    /// The shortest and longest mean time between stroke starts (a half cycle of the motion).
+    public var halfPeriod: ClosedRange<Double>
+    /// Cosine between every other stroke: how closely the strokes stay on one line.
+    public var linearity: Double
+    /// Largest allowed ratio between a stroke and the mean of its neighbours. Gait alternates
+    /// a hard impact with a weak rebound; a shake's strokes are alike.
+    public var maximumZigzag: Double
+    /// Largest ratio between the longest and shortest half cycle in the chain.
+    public var maximumRhythmRatio: Double
+    /// Time constant of the gravity estimate.
+    public var gravityTimeConstant: Double
+    /// After an event, the motion must stay below the stroke threshold this long to re-arm.
+    public var settleTime: Double
+    /// After an event, re-arm at the latest after this long, even in continuous motion.
+    public var maximumHoldoff: Double
+    /// A gap between samples longer than this resets the detector.
+    public var gapReset: Double
+    /// Window before a chain in which earlier strokes mean ongoing activity such as gait.
+    public var activityWindow: Double
+    /// Strokes in ``activityWindow`` that mark ongoing activity, which then needs one more
+    /// reversal to count as a shake.
+    public var activityStrokes: Int
+
+    /// The defaults for a sensitivity level.
+    public init(sensitivity: Sensitivity = .medium) {
+        switch sensitivity {
+        case .low: strokeThreshold = 18
+        case .medium: strokeThreshold = 14
+        case .high: strokeThreshold = 11
+        }
+        reversals = 3
+        halfPeriod = 0.04...0.25
+        linearity = 0.75
+        maximumZigzag = 1.5
+        maximumRhythmRatio = 2.5
+        gravityTimeConstant = 0.5
+        settleTime = 0.5
+        maximumHoldoff = 2.0
+        gapReset = 0.5
+        activityWindow = 2.0
+        activityStrokes = 4
+    }
+
+    /// Checks every value and names the first one out of range.
+    public func validate() throws(ConfigurationError) {
+        func check(_ ok: Bool, _ key: String, _ rule: String) throws(ConfigurationError) {
+            if !ok { throw ConfigurationError(key: key, message: rule) }
+        }
+        try check(strokeThreshold.isFinite && strokeThreshold > 0, "strokeThreshold", "must be above 0 m/s²")
+        try check((2...7).contains(reversals), "reversals", "must be from 2 to 7")
+        try check(halfPeriod.lowerBound > 0 && halfPeriod.upperBound <= 1, "halfPeriod", "must lie in (0, 1] s")
+        try check((-1...1).contains(linearity), "linearity", "is a cosine, from -1 to 1")
+        try check(maximumZigzag >= 1, "maximumZigzag", "must be at least 1")
+        try check(maximumRhythmRatio >= 1, "maximumRhythmRatio", "must be at least 1")
+        try check(gravityTimeConstant > 0 && gravityTimeConstant <= 10, "gravityTimeConstant", "must lie in (0, 10] s")
+        try check(settleTime >= 0 && settleTime <= 10, "settleTime", "must lie in [0, 10] s")
+        try check(maximumHoldoff >= settleTime, "maximumHoldoff", "must be at least settleTime")
+        try check(gapReset > 0, "gapReset", "must be above 0 s")
+        try check(activityWindow >= 0, "activityWindow", "must be at least 0 s")
+        try check(activityStrokes >= 1, "activityStrokes", "must be at least 1")
+    }
+}
+
+/// A detector setting that is out of range.
+public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The setting at fault.
+    public var key: String
+    /// What is wrong with it.
+    public var message: String
+
+    /// Creates an error for a setting.
+    public init(key: String, message: String) {
+        self.key = key
+        self.message = message
+    }
+
+    /// A readable sentence naming the key.
+    public var description: String { "\(key) \(message)" }
+}

@@ -1,0 +1,33 @@
+/// A streaming shake detector: samples go in one at a time, events come out.
+///
+/// Implementations are value types with no clock and no I/O, so the same samples always give
+/// the same events. Timestamps must not go backwards; a detector treats a long gap as a fresh
+/// start.
+public protocol ShakeDetecting: Sendable {
+    /// Feeds one sample and returns an event when this sample completes a shake.
+    mutating func process(_ sample: Sample) -> ShakeEvent?
+    /// Forgets everything seen so far, as if newly created.
+    mutating func reset()
+}
+
+/// The detectors this package ships, by the names the command line uses.
+public enum DetectorKind: String, Sendable, CaseIterable {
+    /// shaked's own detector.
+    case shaked
+    /// Square's seismic `ShakeDetector` (Android), as a baseline.
+    case seismic
+    /// Qt Sensors' `QtSensors.shake` recognizer (Qt 5), as a baseline.
+    case qtShake = "qt-shake"
+    /// Qt Sensors' `QtSensors.shake2` recognizer, as a baseline.
+    case qtShake2 = "qt-shake2"
+
+    /// Makes a fresh detector of this kind at the given sensitivity.
+    public func make(sensitivity: Sensitivity = .medium) -> any ShakeDetecting {
+        switch self {
+        case .shaked: return ShakeDetector(configuration: .init(sensitivity: sensitivity))
+        case .seismic: return SeismicDetector(sensitivity: sensitivity)
+        case .qtShake: return QtShakeDetector()
+        case .qtShake2: return QtShake2Detector()
+        }
+    }
+}

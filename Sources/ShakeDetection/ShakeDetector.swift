@@ -1,0 +1,230 @@
+/// shaked's shake detector: a streaming, allocation-free value type.
+///
+/// How it decides, in order:
+/// 1. **Gravity** is estimated with a time-aware exponential low-pass filter and subtracted,
+///    so no orientation is assumed.
+/// 2. **Strokes**: runs of samples whose dynamic acceleration exceeds the stroke threshold
+///    while pointing the same way. Each stroke keeps its peak vector and start time.
+/// 3. **Reversals**: consecutive strokes pointing opposite ways (cosine below -0.5) and
+///    close in time form a chain.
+/// 4. **Recognition** when the chain holds enough reversals and looks like a shake:
+///    the mean half cycle lies in the shake band, every other stroke stays on one line,
+///    stroke strengths are alike (not gait's impact and rebound), the rhythm is even, and,
+///    when strokes were already going on before the chain began (walking, running), one more
+///    reversal is needed.
+/// 5. **Hold-off**: after an event nothing fires until the motion settles (or a maximum
+///    hold-off passes), so a shake gives one event.
+///
+/// Each sample costs O(1) work and no allocation; the detector has no clock and no I/O.
+public struct ShakeDetector: ShakeDetecting {
+    /// One stroke of the motion.
+    struct Stroke: Sendable {
+        var start: Int64
+        var peak: Vector3
+        var strength: Double
+
+        static let none = Stroke(start: 0, peak: .zero, strength: 0)
+    }
+
+    /// The settings in force.
+    public let configuration: ShakeDetectorConfiguration
+
+    private var gravity: Vector3?
+    private var lastTimestamp: Int64?
+    /// The stroke in progress, if the motion is above threshold now.
+    private var current: Stroke?
+    /// The closed strokes of the current chain of reversals, newest last.
+    private var chain = Ring<8, Stroke>(filler: .none)
+    /// Start times of recent strokes, for telling ongoing activity from a fresh shake.
+    private var recentStarts = Ring<16, Int64>(filler: 0)
+    /// Set after an event: when it fired, and since when the motion has been quiet.
+    private var holdoff: (fired: Int64, quietSince: Int64?)?
+
+    /// Creates a detector with the given settings.
+    public init(configuration: ShakeDetectorConfiguration = .init()) {
+        self.configuration = configuration
+    }
+
+    /// Creates a detector at a named sensitivity.
+    public init(sensitivity: Sensitivity) {
+        self.init(configuration: .init(sensitivity: sensitivity))
+    }
+
+    public mutating func reset() {
+        gravity = nil
+        lastTimestamp = nil
+        current = nil
+        chain.removeAll()
+        recentStarts.removeAll()
+        holdoff = nil
+    }
+
+    public mutating func process(_ sample: Sample) -> ShakeEvent? {
+        let t = sample.timestamp
+        let raw = Vector3(sample)
+        guard raw.x.isFinite, raw.y.isFinite, raw.z.isFinite else { return nil }
+        if let last = lastTimestamp, t <= last || seconds(t - last) > configuration.gapReset {
+            // Time went backwards or the stream stalled: start over from this sample.
+            reset()
+        }
+        defer { lastTimestamp = t }
+        guard let previous = lastTimestamp, let g = gravity else {
+            gravity = raw
+            return nil
+        }
+        // Backward-Euler low-pass coefficient: exact enough for dt much below the time constant,
+        // and needs no libm.
+        let dt = seconds(t - previous)
+        let alpha = dt / (configuration.gravityTimeConstant + dt)
+        let newGravity = g + alpha * (raw - g)
+        gravity = newGravity
+        let dynamic = raw - newGravity
+        let strength = dynamic.length
+        let threshold = configuration.strokeThreshold
+
+        if var hold = holdoff {
+            if strength < threshold {
+                let since = hold.quietSince ?? t
+                hold.quietSince = since
+                if seconds(t - since) >= configuration.settleTime { rearm() } else { holdoff = hold }
+            } else {
+                hold.quietSince = nil
+                holdoff = hold
+            }
+            if let hold = holdoff, seconds(t - hold.fired) >= configuration.maximumHoldoff { rearm() }
+            return nil
+        }
+
+        // The motion swings back past half the threshold: a reversal may complete a shake now.
+        if let stroke = current, strength >= threshold / 2, strength < threshold,
+            dynamic.cosine(stroke.peak) < -0.5, chain.count + 2 >= configuration.reversals + 1
+        {
+            closeCurrent()
+            let candidate = Stroke(start: t, peak: dynamic, strength: strength)
+            if let event = recognize(next: candidate, at: t) { return event }
+            return nil
+        }
+
+        if strength >= threshold {
+            if var stroke = current, dynamic.dot(stroke.peak) > 0 {
+                if strength > stroke.strength {
+                    stroke.peak = dynamic
+                    stroke.strength = strength
+                    current = stroke
+                }
+            } else {
+                if current != nil { closeCurrent() }
+                let stroke = Stroke(start: t, peak: dynamic, strength: strength)
+                current = stroke
+                recentStarts.append(t)
+                if let event = recognize(next: stroke, at: t) { return event }
+            }
+        } else if strength < threshold / 2, current != nil {
+            closeCurrent()
+        }
+        if current == nil, let last = chain.last, seconds(t - last.start) > 2 * configuration.halfPeriod.upperBound {
+            chain.removeAll()
+        }
+        return nil
+    }
+
+    // MARK: - Strokes and chains
+
+    private func seconds(_ nanoseconds: Int64) -> Double { Double(nanoseconds) / 1e9 }
+
+    private mutating func rearm() {
+        holdoff = nil
+        chain.removeAll()
+        current = nil
+    }
+
+    /// Whether `next` reverses `previous` soon enough to continue a chain.
+    private func reverses(_ previous: Stroke, _ next: Stroke) -> Bool {
+        let gap = seconds(next.start - previous.start)
+        return previous.peak.cosine(next.peak) < -0.5 && gap <= 2 * configuration.halfPeriod.upperBound
+            && gap >= configuration.halfPeriod.lowerBound
+    }
+
+    /// Ends the stroke in progress and adds it to the chain, or starts a new chain with it.
+    private mutating func closeCurrent() {
+        guard let stroke = current else { return }
+        current = nil
+        if let last = chain.last, !reverses(last, stroke) { chain.removeAll() }
+        chain.append(stroke)
+    }
+
+    /// Decides whether the chain plus the stroke `next`, just begun, is a shake.
+    private mutating func recognize(next: Stroke, at t: Int64) -> ShakeEvent? {
+        guard let last = chain.last, last.peak.cosine(next.peak) < -0.5,
+            seconds(next.start - last.start) <= 2 * configuration.halfPeriod.upperBound
+        else { return nil }
+        var strokesNeeded = configuration.reversals + 1
+        let firstNeeded = chain[back: min(chain.count, strokesNeeded - 1) - 1]
+        if isOngoingActivity(before: firstNeeded.start) { strokesNeeded += 1 }
+        let closed = strokesNeeded - 1
+        guard chain.count >= closed else { return nil }
+
+        // Half cycles between stroke starts, oldest first, ending with `next`.
+        var total = 0.0
+        var shortest = Double.infinity
+        var longest = 0.0
+        var peak = next.strength
+        for i in 0..<closed {
+            let later = i == 0 ? next : chain[back: i - 1]
+            let earlier = chain[back: i]
+            let half = seconds(later.start - earlier.start)
+            total += half
+            shortest = min(shortest, half)
+            longest = max(longest, half)
+            peak = max(peak, earlier.strength)
+        }
+        let mean = total / Double(closed)
+        guard configuration.halfPeriod.contains(mean), shortest > 0,
+            longest / shortest <= configuration.maximumRhythmRatio
+        else { return nil }
+        // Every other stroke on one line; neighbouring strengths alike.
+        for i in 0..<(closed - 2) {
+            let newer = chain[back: i]
+            let middle = chain[back: i + 1]
+            let older = chain[back: i + 2]
+            guard newer.peak.cosine(older.peak) >= configuration.linearity else { return nil }
+            let neighbours = (newer.strength * older.strength).squareRoot()
+            let zigzag = max(middle.strength / neighbours, neighbours / middle.strength)
+            guard zigzag <= configuration.maximumZigzag else { return nil }
+        }
+
+        let first = chain[back: closed - 1]
+        let (axis, direction) = Self.dominantAxis(chain: chain, count: closed, first: first)
+        var onset = first.start
+        for i in closed..<chain.count { onset = chain[back: i].start }
+        holdoff = (fired: t, quietSince: nil)
+        return ShakeEvent(
+            onset: onset, recognized: t, peak: peak, reversals: chain.count, axis: axis, direction: direction)
+    }
+
+    /// Whether strokes were already happening in the window before `start`.
+    private func isOngoingActivity(before start: Int64) -> Bool {
+        let windowStart = start - Int64(configuration.activityWindow * 1e9)
+        var count = 0
+        for i in 0..<recentStarts.count {
+            let s = recentStarts[back: i]
+            if s >= windowStart && s < start { count += 1 }
+        }
+        return count >= configuration.activityStrokes
+    }
+
+    /// The device axis the strokes lie along, and the direction of the first of them.
+    private static func dominantAxis(chain: Ring<8, Stroke>, count: Int, first: Stroke) -> (Axis, AxisDirection) {
+        var line = Vector3.zero
+        for i in 0..<count {
+            let p = chain[back: i].peak
+            line = line + (p.dot(first.peak) >= 0 ? p : -1 * p)
+        }
+        let ax = abs(line.x)
+        let ay = abs(line.y)
+        let az = abs(line.z)
+        let axis: Axis = ax >= ay && ax >= az ? .x : (ay >= az ? .y : .z)
+        let component = axis == .x ? first.peak.x : (axis == .y ? first.peak.y : first.peak.z)
+        return (axis, component >= 0 ? .positive : .negative)
+    }
+}

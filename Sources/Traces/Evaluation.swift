@@ -1,0 +1,131 @@
+import ShakeDetection
+
+/// How one detector did on one or more traces.
+public struct Score: Sendable, Hashable {
+    /// Labelled intervals with a hit.
+    public var hits = 0
+    /// Labelled intervals in all.
+    public var labelled = 0
+    /// Detections that hit no interval, or hit one that already had its hit.
+    public var falsePositives = 0
+    /// Seconds of trace outside every labelled interval.
+    public var unlabelledSeconds = 0.0
+    /// Seconds from each hit interval's start to the recognition.
+    public var latencies: [Double] = []
+
+    /// Creates an empty score.
+    public init() {}
+
+    /// Hits over labelled intervals; 1 when nothing was labelled.
+    public var recall: Double { labelled == 0 ? 1 : Double(hits) / Double(labelled) }
+    /// Hits over detections; 1 when nothing was detected.
+    public var precision: Double {
+        hits + falsePositives == 0 ? 1 : Double(hits) / Double(hits + falsePositives)
+    }
+    /// The harmonic mean of precision and recall.
+    public var f1: Double { precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall) }
+    /// False positives per hour of unlabelled time.
+    public var falsePositivesPerHour: Double {
+        unlabelledSeconds > 0 ? Double(falsePositives) / (unlabelledSeconds / 3600) : 0
+    }
+    /// The median latency in seconds, nil without hits.
+    public var medianLatency: Double? { percentile(latencies, 50) }
+    /// The 95th-percentile latency in seconds, nil without hits.
+    public var p95Latency: Double? { percentile(latencies, 95) }
+
+    /// Adds another score (a later trace) to this one.
+    public static func += (lhs: inout Score, rhs: Score) {
+        lhs.hits += rhs.hits
+        lhs.labelled += rhs.labelled
+        lhs.falsePositives += rhs.falsePositives
+        lhs.unlabelledSeconds += rhs.unlabelledSeconds
+        lhs.latencies += rhs.latencies
+    }
+
+    /// Scores detections (recognition times, in seconds) against labels. A detection is a hit
+    /// when it falls in [start, end + `grace`] of an interval that has no hit yet; every other
+    /// detection is a false positive.
+    public static func match(
+        detections: [Double], labels: [LabelledInterval], duration: Double, grace: Double = 0.5
+    ) -> Score {
+        var score = Score()
+        score.labelled = labels.count
+        score.unlabelledSeconds = max(0, duration - labels.reduce(0) { $0 + ($1.end - $1.start) })
+        var used = [Bool](repeating: false, count: labels.count)
+        for time in detections {
+            if let i = labels.indices.first(where: { !used[$0] && labels[$0].start <= time && time <= labels[$0].end + grace }) {
+                used[i] = true
+                score.hits += 1
+                score.latencies.append(time - labels[i].start)
+            } else {
+                score.falsePositives += 1
+            }
+        }
+        return score
+    }
+}
+
+/// The linearly interpolated percentile `p` (0-100) of some values, nil when empty.
+public func percentile(_ values: [Double], _ p: Double) -> Double? {
+    guard !values.isEmpty else { return nil }
+    let sorted = values.sorted()
+    let rank = p / 100 * Double(sorted.count - 1)
+    let low = Int(rank)
+    let high = min(low + 1, sorted.count - 1)
+    return sorted[low] + (sorted[high] - sorted[low]) * (rank - Double(low))
+}
+
+/// One trace run through several detectors in a single streaming pass.
+public struct TraceRun: Sendable {
+    /// The trace's file name without folder and `.csv`.
+    public var name: String
+    /// Seconds from the first to the last sample.
+    public var duration: Double
+    /// The trace's labels.
+    public var labels: [LabelledInterval]
+    /// Events per detector, in the order the detectors were given.
+    public var events: [(kind: DetectorKind, events: [ShakeEvent])]
+    /// The trace's first timestamp, in nanoseconds (events are on the same clock).
+    public var origin: Int64
+
+    /// Streams the trace at `path` through fresh detectors of each kind, and reads its labels
+    /// (a missing `.labels` file is an error: evaluation needs them).
+    public static func run(
+        path: String, detectors: [DetectorKind], sensitivity: Sensitivity = .medium, needLabels: Bool = true
+    ) throws(TraceError) -> TraceRun {
+        let labelsPath = Labels.path(forTrace: path)
+        let labels = needLabels ? try Labels.read(path: labelsPath) : []
+        var machines = detectors.map { $0.make(sensitivity: sensitivity) }
+        var found = [[ShakeEvent]](repeating: [], count: detectors.count)
+        var first: Int64?
+        var last: Int64 = 0
+        var iterator = TraceReader(path: path).makeIterator()
+        while let sample = try iterator.nextSample() {
+            if first == nil { first = sample.timestamp }
+            last = sample.timestamp
+            for i in machines.indices {
+                if let event = machines[i].process(sample) { found[i].append(event) }
+            }
+        }
+        guard let origin = first else {
+            throw TraceError(.empty, path: path, line: 2, "the trace has a header but no samples")
+        }
+        let duration = Double(last - origin) / 1e9
+        try Labels.check(labels, within: 0...duration, path: labelsPath)
+        let name = String((path.split(separator: "/").last ?? Substring(path)).dropLast(path.hasSuffix(".csv") ? 4 : 0))
+        return TraceRun(
+            name: name, duration: duration, labels: labels,
+            events: Array(zip(detectors, found)).map { (kind: $0.0, events: $0.1) }, origin: origin)
+    }
+
+    /// Seconds on the trace's own `t` axis for a timestamp.
+    public func seconds(_ timestamp: Int64) -> Double { Double(timestamp - origin) / 1e9 }
+
+    /// The score of each detector on this trace.
+    public func scores() -> [(kind: DetectorKind, score: Score)] {
+        events.map { entry in
+            (kind: entry.kind, score: Score.match(
+                detections: entry.events.map { seconds($0.recognized) }, labels: labels, duration: duration))
+        }
+    }
+}

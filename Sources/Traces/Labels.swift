@@ -1,0 +1,89 @@
+import Foundation
+
+/// One labelled shake: an interval on the trace's time axis, in seconds.
+public struct LabelledInterval: Sendable, Hashable, Codable {
+    /// When the shake starts.
+    public var start: Double
+    /// When it ends.
+    public var end: Double
+
+    /// Creates an interval.
+    public init(start: Double, end: Double) {
+        self.start = start
+        self.end = end
+    }
+}
+
+/// Reads and writes `.labels` files: one `start end` line per shake, increasing and
+/// never overlapping; an empty file means the trace holds no shake.
+public enum Labels {
+    /// The labels file that belongs to a trace (`NAME.csv` → `NAME.labels`).
+    public static func path(forTrace trace: String) -> String {
+        (trace.hasSuffix(".csv") ? String(trace.dropLast(4)) : trace) + ".labels"
+    }
+
+    /// Reads a labels file, checking every line.
+    public static func read(path: String) throws(TraceError) -> [LabelledInterval] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read (check its permissions)" : "does not exist"
+            throw TraceError(.unreadable, path: path, "the labels file \(reason)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw TraceError(.badLabel, path: path, "the labels file is not valid text (UTF-8)")
+        }
+        return try parse(text, path: path)
+    }
+
+    /// Parses the text of a labels file; `path` is only used in errors.
+    public static func parse(_ text: String, path: String) throws(TraceError) -> [LabelledInterval] {
+        var intervals: [LabelledInterval] = []
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.last == "" { lines.removeLast() }
+        for (index, raw) in lines.enumerated() {
+            let number = index + 1
+            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+            let fields = line.split(separator: " ", omittingEmptySubsequences: false)
+            guard fields.count == 2, let start = Double(fields[0]), let end = Double(fields[1]) else {
+                throw TraceError(.badLabel, path: path, line: number,
+                    "expected \"start end\" (two numbers in seconds, one space), found \"\(line.prefix(40))\"")
+            }
+            guard start.isFinite, end.isFinite, start >= 0 else {
+                throw TraceError(.badLabel, path: path, line: number, "start and end must be finite and start ≥ 0")
+            }
+            guard start < end else {
+                throw TraceError(.badLabel, path: path, line: number, "start \(start) is not before end \(end)")
+            }
+            if let previous = intervals.last, start < previous.end {
+                throw TraceError(.badLabel, path: path, line: number,
+                    "interval \(start)-\(end) overlaps or precedes the one before (\(previous.start)-\(previous.end))")
+            }
+            intervals.append(LabelledInterval(start: start, end: end))
+        }
+        return intervals
+    }
+
+    /// Checks that every interval lies within the trace's time span.
+    public static func check(
+        _ intervals: [LabelledInterval], within span: ClosedRange<Double>, path: String
+    ) throws(TraceError) {
+        for (index, interval) in intervals.enumerated()
+        where interval.start < span.lowerBound || interval.end > span.upperBound + 1e-6 {
+            throw TraceError(.labelOutsideTrace, path: path, line: index + 1,
+                "interval \(interval.start)-\(interval.end) lies outside the trace (\(span.lowerBound)-\(span.upperBound) s)")
+        }
+    }
+
+    /// The text of a labels file for these intervals.
+    public static func format(_ intervals: [LabelledInterval]) -> String {
+        intervals.map { "\(formatSeconds($0.start)) \(formatSeconds($0.end))\n" }.joined()
+    }
+}
+
+/// Seconds with millisecond precision, as trace tools print them.
+func formatSeconds(_ seconds: Double) -> String {
+    let ms = Int64((seconds * 1000).rounded())
+    let sign = ms < 0 ? "-" : ""
+    let whole = abs(ms) / 1000
+    let frac = abs(ms) % 1000
+    return "\(sign)\(whole).\(String(repeating: "0", count: 3 - String(frac).count))\(frac)"
+}

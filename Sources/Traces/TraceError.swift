@@ -1,0 +1,40 @@
+/// A problem with a trace or labels file, naming the file, the line and what is wrong.
+public struct TraceError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kinds of problems, for callers that branch on them.
+    public enum Code: String, Sendable, Hashable {
+        case unreadable
+        case empty
+        case badHeader
+        case badFieldCount
+        case badNumber
+        case notFinite
+        case outOfRange
+        case timeNotIncreasing
+        case badLabel
+        case labelOutsideTrace
+        case unwritable
+    }
+
+    /// What kind of problem this is.
+    public var code: Code
+    /// The file at fault.
+    public var path: String
+    /// The 1-based line, when the problem is on one line.
+    public var line: Int?
+    /// What is wrong, and what to do where that is not obvious.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ code: Code, path: String, line: Int? = nil, _ message: String) {
+        self.code = code
+        self.path = path
+        self.line = line
+        self.message = message
+    }
+
+    /// `file:line: message`, the form editors and terminals link to.
+    public var description: String {
+        if let line { return "\(path):\(line): \(message)" }
+        return "\(path): \(message)"
+    }
+}

@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ShakeDetection
+
+/// Replays a trace file as a ``SampleSource``: in real time, or as fast as possible.
+///
+/// Timestamps are shifted so the first sample lands at the moment replay starts, on the
+/// continuous clock, as a live sensor would stamp them.
+public struct TraceReplaySource: SampleSource {
+    /// The trace file.
+    public let path: String
+    /// Whether to pace samples at the trace's own rate.
+    public let realTime: Bool
+    /// How many samples to deliver per batch (about a tenth of a second at 100 Hz).
+    public let batchSize: Int
+
+    /// Creates a replay source.
+    public init(path: String, realTime: Bool = true, batchSize: Int = 10) {
+        self.path = path
+        self.realTime = realTime
+        self.batchSize = max(1, batchSize)
+    }
+
+    public var description: String { "trace \(path)\(realTime ? "" : " (as fast as possible)")" }
+
+    public func events() -> AsyncThrowingStream<SourceEvent, any Error> {
+        let path = self.path
+        let realTime = self.realTime
+        let batchSize = self.batchSize
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    let clock = ContinuousClock()
+                    let start = clock.now
+                    let startNanos = monotonicNanoseconds()
+                    var origin: Int64?
+                    var batch: [Sample] = []
+                    batch.reserveCapacity(batchSize)
+                    var iterator = TraceReader(path: path).makeIterator()
+                    while let sample = try iterator.nextSample() {
+                        try Task.checkCancellation()
+                        let o = origin ?? sample.timestamp
+                        origin = o
+                        let offset = sample.timestamp - o
+                        var shifted = sample
+                        shifted.timestamp = startNanos + offset
+                        batch.append(shifted)
+                        if batch.count >= batchSize {
+                            if realTime { try await clock.sleep(until: start.advanced(by: .nanoseconds(offset))) }
+                            continuation.yield(.samples(batch))
+                            batch.removeAll(keepingCapacity: true)
+                        }
+                    }
+                    if !batch.isEmpty { continuation.yield(.samples(batch)) }
+                    continuation.finish()
+                } catch is CancellationError {
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
+
+/// CLOCK_MONOTONIC in nanoseconds: the clock IIO stamps samples with when it has no timestamp channel.
+public func monotonicNanoseconds() -> Int64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+}

@@ -1,0 +1,69 @@
+import Foundation
+import ShakeDetection
+
+/// Writes samples to a trace file (`t,x,y,z` CSV), streaming, with `t` in seconds from the
+/// first sample.
+public final class TraceWriter {
+    private let handle: FileHandle
+    /// The file being written.
+    public let path: String
+    private var origin: Int64?
+    private var lastTimestamp: Int64?
+    private var pending = ""
+    /// How many samples were written.
+    public private(set) var count = 0
+
+    /// Creates (or truncates) the file and writes the header.
+    public init(path: String) throws(TraceError) {
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: path)
+        else {
+            throw TraceError(.unwritable, path: path, "cannot create the file (check the folder exists and is writable)")
+        }
+        self.handle = handle
+        self.path = path
+        pending = "t,x,y,z\n"
+    }
+
+    /// Appends a sample; samples whose time does not increase are refused, as readers would refuse them.
+    public func write(_ sample: Sample) throws(TraceError) {
+        if let last = lastTimestamp, sample.timestamp <= last {
+            throw TraceError(.timeNotIncreasing, path: path, line: count + 2,
+                "sample time \(sample.timestamp) ns does not increase (previous \(last) ns)")
+        }
+        let origin = self.origin ?? sample.timestamp
+        self.origin = origin
+        lastTimestamp = sample.timestamp
+        let t = Double(sample.timestamp - origin) / 1e9
+        pending += "\(fixed(t, 6)),\(fixed(sample.x, 5)),\(fixed(sample.y, 5)),\(fixed(sample.z, 5))\n"
+        count += 1
+        if pending.utf8.count >= 65536 { try flush() }
+    }
+
+    /// Writes out buffered lines.
+    public func flush() throws(TraceError) {
+        guard !pending.isEmpty else { return }
+        do { try handle.write(contentsOf: Data(pending.utf8)) } catch {
+            throw TraceError(.unwritable, path: path, "write failed: \(error)")
+        }
+        pending = ""
+    }
+
+    /// Flushes and closes the file.
+    public func close() throws(TraceError) {
+        try flush()
+        try? handle.close()
+    }
+}
+
+/// A decimal with a fixed number of digits after the point, without Foundation's formatters.
+func fixed(_ value: Double, _ digits: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded()
+    let whole = Int64(scaled / scale)
+    let frac = Int64(scaled - Double(whole) * scale)
+    let fracText = String(frac)
+    let sign = value < 0 && scaled > 0 ? "-" : ""
+    return "\(sign)\(whole).\(String(repeating: "0", count: max(0, digits - fracText.count)))\(fracText)"
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct Shakectl: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shakectl",
+        abstract: "Inspect, record, replay and evaluate shake detection for shaked.",
+        subcommands: []
+    )
+}
