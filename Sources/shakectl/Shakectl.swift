@@ -5,6 +5,6 @@ struct Shakectl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "shakectl",
         abstract: "Inspect, record, replay and evaluate shake detection for shaked.",
-        subcommands: []
+        subcommands: [Detect.self, Evaluate.self]
     )
 }

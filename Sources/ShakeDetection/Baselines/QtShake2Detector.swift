@@ -1,16 +1,19 @@
-/// Qt Sensors' `QtSensors.shake2` recognizer (`qshake2recognizer.cpp`), as a baseline.
+/// Qt Sensors' `QtSensors.shake2` recognizer (Qt 5, `qshake2recognizer.cpp`), as a baseline.
 ///
-/// Counts per-axis changes of more than 25 m/s² between consecutive samples, like
-/// ``QtShakeDetector``, but each change must come within 250 ms of the one before, or the
-/// count starts over. The fourth change fires and reports the direction of the first
-/// (Qt's shakeLeft/Right/Up/Down).
+/// Counts changes of more than 25 m/s² on any axis between consecutive readings, like
+/// ``QtShakeDetector``. The third change starts a 250 ms timer (advanced by the readings'
+/// own timestamps); a fourth change before it expires fires, and its expiry starts the
+/// count over. Reports the direction of the first change (Qt's shakeLeft/Right/Up/Down).
 public struct QtShake2Detector: ShakeDetecting {
     private let threshold = 25.0
-    private let changesToFire = 4
-    private let window: Int64 = 250_000_000
+    private let numberOfShakes = 3
+    private let timerTimeout: Int64 = 250_000_000
     private var previous: Sample?
     private var count = 0
-    private var lastChange: Int64 = 0
+    private var shaking = false
+    private var timerActive = false
+    private var lapsed: Int64 = 0
+    private var lastTimestamp: Int64?
     private var first: QtChange?
     private var firstTime: Int64 = 0
 
@@ -18,27 +21,44 @@ public struct QtShake2Detector: ShakeDetecting {
     public init() {}
 
     public mutating func reset() {
-        previous = nil
-        count = 0
-        first = nil
+        self = QtShake2Detector()
     }
 
     public mutating func process(_ sample: Sample) -> ShakeEvent? {
-        defer { previous = sample }
-        guard let prev = previous, let change = QtChange(from: prev, to: sample, threshold: threshold) else {
+        guard let prev = previous else {
+            previous = sample
             return nil
         }
-        if count > 0, sample.timestamp - lastChange > window { count = 0 }
-        lastChange = sample.timestamp
-        if count == 0 {
-            first = change
-            firstTime = sample.timestamp
+        previous = sample
+        if QtChange.isStill(prev, sample) { return nil }
+        let change = QtChange(from: prev, to: sample, threshold: threshold)
+        var event: ShakeEvent?
+        if !shaking, let change, count == numberOfShakes, let head = first {
+            shaking = true
+            count = 0
+            lapsed = 0
+            timerActive = false
+            event = ShakeEvent(
+                onset: firstTime, recognized: sample.timestamp, peak: change.delta, reversals: numberOfShakes,
+                axis: head.axis, direction: head.direction)
+        } else if let change {
+            if count == 0 {
+                first = change
+                firstTime = sample.timestamp
+            }
+            count += 1
+            if count == numberOfShakes { timerActive = true }
         }
-        count += 1
-        guard count >= changesToFire, let head = first else { return nil }
-        count = 0
-        return ShakeEvent(
-            onset: firstTime, recognized: sample.timestamp, peak: change.delta, reversals: changesToFire - 1,
-            axis: head.axis, direction: head.direction)
+        if timerActive, let last = lastTimestamp { lapsed += sample.timestamp - last }
+        lastTimestamp = sample.timestamp
+        if timerActive && lapsed >= timerTimeout {
+            // Qt's timeout(): everything starts over.
+            count = 0
+            shaking = false
+            timerActive = false
+            lapsed = 0
+            lastTimestamp = nil
+        }
+        return event
     }
 }

@@ -1,45 +1,49 @@
 /// Qt Sensors' `QtSensors.shake` recognizer (Qt 5, `qshakerecognizer.cpp`), as a baseline.
 ///
-/// Counts "shakes": a change of more than 25 m/s² on any axis between consecutive samples.
-/// The fourth change fires; afterwards 450 ms without a change re-arms it. Faithful to the
-/// original, the count never decays before the first shake, so jolts minutes apart add up.
+/// Counts changes of more than 25 m/s² on any axis between consecutive readings (readings
+/// that move less than 1 m/s² on every axis are skipped). With three counted, the next change
+/// fires. After firing, further changes are counted again and, past three, each restarts a
+/// 450 ms timer whose expiry re-arms the recognizer. Faithful to the original, the count
+/// never decays before the first shake, so jolts minutes apart add up.
 public struct QtShakeDetector: ShakeDetecting {
     private let threshold = 25.0
-    private let shakesBeforeFiring = 3
-    private let quietToRearm: Int64 = 450_000_000
+    private let numberOfShakes = 3
+    private let timerTimeout: Int64 = 450_000_000
     private var previous: Sample?
     private var count = 0
     private var shaking = false
-    private var lastChange: Int64 = 0
+    /// When the re-arm timer expires, if it is running.
+    private var timerDeadline: Int64?
     private var firstChange: Int64 = 0
 
     /// Creates the recognizer with Qt's constants.
     public init() {}
 
     public mutating func reset() {
-        previous = nil
-        count = 0
-        shaking = false
+        self = QtShakeDetector()
     }
 
     public mutating func process(_ sample: Sample) -> ShakeEvent? {
-        defer { previous = sample }
-        guard let prev = previous else { return nil }
-        if shaking, sample.timestamp - lastChange >= quietToRearm {
-            shaking = false
+        if let deadline = timerDeadline, sample.timestamp >= deadline {
+            // Qt's timeout(): the count and the shaking state start over.
+            timerDeadline = nil
             count = 0
+            shaking = false
         }
-        guard let change = QtChange(from: prev, to: sample, threshold: threshold) else { return nil }
-        lastChange = sample.timestamp
-        if count == 0 { firstChange = sample.timestamp }
-        if !shaking && count >= shakesBeforeFiring {
+        defer { previous = sample }
+        guard let prev = previous, !QtChange.isStill(prev, sample),
+            let change = QtChange(from: prev, to: sample, threshold: threshold)
+        else { return nil }
+        if !shaking && count >= numberOfShakes {
             shaking = true
             count = 0
             return ShakeEvent(
                 onset: firstChange, recognized: sample.timestamp, peak: change.delta,
-                reversals: shakesBeforeFiring, axis: change.axis, direction: change.direction)
+                reversals: numberOfShakes, axis: change.axis, direction: change.direction)
         }
+        if count == 0 { firstChange = sample.timestamp }
         count += 1
+        if count > numberOfShakes { timerDeadline = sample.timestamp + timerTimeout }
         return nil
     }
 }
@@ -61,5 +65,10 @@ struct QtChange {
         self.axis = axis
         self.direction = d >= 0 ? .positive : .negative
         self.delta = abs(d)
+    }
+
+    /// Qt skips readings that moved less than 1 m/s² on every axis.
+    static func isStill(_ a: Sample, _ b: Sample) -> Bool {
+        abs(a.x - b.x) < 1 && abs(a.y - b.y) < 1 && abs(a.z - b.z) < 1
     }
 }

@@ -1,0 +1,34 @@
+import ArgumentParser
+import ShakeDetection
+
+extension DetectorKind: ExpressibleByArgument {}
+extension Sensitivity: ExpressibleByArgument {}
+
+/// How a command prints its results.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    /// Aligned text for people.
+    case text
+    /// One JSON object per line, for scripts and tests.
+    case json
+}
+
+/// The options that pick and tune a detector, shared by the commands that run one.
+struct DetectorOptions: ParsableArguments {
+    @Option(help: "The detector to run: \(DetectorKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var detector: DetectorKind = .shaked
+
+    @Option(help: "How readily to fire: low, medium or high.")
+    var sensitivity: Sensitivity = .medium
+}
+
+/// Writes a line to standard error (progress and diagnostics never mix with results).
+func printError(_ text: String) {
+    var stream = StandardError()
+    print(text, to: &stream)
+}
+
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        FileHandleOutput.stderr(string)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import ShakeDetection
+
+/// Plain-text output helpers that do not depend on the locale.
+enum FileHandleOutput {
+    static func stderr(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
+
+/// One detection as `detect` prints it in JSON: times are seconds on the trace's own `t` axis
+/// (or from the start of a live run).
+struct DetectionRecord: Codable {
+    var detector: String
+    var onset: Double
+    var recognized: Double
+    var latency: Double
+    var peak: Double
+    var reversals: Int
+    var axis: String
+    var direction: String
+
+    init(detector: DetectorKind, event: ShakeEvent, origin: Int64) {
+        self.detector = detector.rawValue
+        onset = rounded(Double(event.onset - origin) / 1e9)
+        recognized = rounded(Double(event.recognized - origin) / 1e9)
+        latency = rounded(Double(event.latency) / 1e9)
+        peak = rounded(event.peak, 2)
+        reversals = event.reversals
+        axis = event.axis.rawValue
+        direction = event.direction.rawValue
+    }
+
+    /// The record as one JSON line with keys in a stable order.
+    var jsonLine: String { encodeJSONLine(self) }
+
+    /// The record as a line for people.
+    var textLine: String {
+        "\(detector): shake recognized at \(decimal(recognized, 3)) s (onset \(decimal(onset, 3)) s, "
+            + "\(reversals) reversals, peak \(decimal(peak, 1)) m/s², along \(direction == "positive" ? "+" : "-")\(axis))"
+    }
+}
+
+/// Encodes a value as one line of JSON with sorted keys.
+func encodeJSONLine(_ value: some Encodable) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    guard let data = try? encoder.encode(value) else { return "{}" }
+    return String(decoding: data, as: UTF8.self)
+}
+
+/// A value rounded to `digits` decimals (for stable JSON).
+func rounded(_ value: Double, _ digits: Int = 3) -> Double {
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    return (value * scale).rounded() / scale
+}
+
+/// A number with a fixed count of decimals.
+func decimal(_ value: Double, _ digits: Int) -> String {
+    String(format: "%.\(digits)f", value)
+}
+
+/// A number right-aligned in a column.
+func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
+    let padding = String(repeating: " ", count: max(0, width - text.count))
+    return left ? text + padding : padding + text
+}
