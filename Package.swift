@@ -27,9 +27,11 @@ let package = Package(
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
         ),
-        .testTarget(name: "ShakeDetectionTests", dependencies: ["ShakeDetection", "Traces"]),
-        .testTarget(name: "TracesTests", dependencies: ["Traces"]),
-        .testTarget(name: "ShakectlTests", dependencies: ["Traces"]),
+        // Helpers the test targets share: where the corpus is, running the built binaries.
+        .target(name: "TestSupport", dependencies: ["ShakeDetection", "Traces"], path: "Tests/TestSupport"),
+        .testTarget(name: "ShakeDetectionTests", dependencies: ["ShakeDetection", "Traces", "TestSupport"]),
+        .testTarget(name: "TracesTests", dependencies: ["Traces", "TestSupport"]),
+        .testTarget(name: "ShakectlTests", dependencies: ["Traces", "TestSupport"]),
     ]
 )
 

@@ -37,11 +37,11 @@ public enum Labels {
     /// Parses the text of a labels file; `path` is only used in errors.
     public static func parse(_ text: String, path: String) throws(TraceError) -> [LabelledInterval] {
         var intervals: [LabelledInterval] = []
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // "\r\n" is a single Character in Swift, so split on any line break, not on "\n".
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         if lines.last == "" { lines.removeLast() }
-        for (index, raw) in lines.enumerated() {
+        for (index, line) in lines.enumerated() {
             let number = index + 1
-            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
             let fields = line.split(separator: " ", omittingEmptySubsequences: false)
             guard fields.count == 2, let start = Double(fields[0]), let end = Double(fields[1]) else {
                 throw TraceError(.badLabel, path: path, line: number,
