@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The whole test suite, as README.md and .ci/run give it. Installs what is missing first
+# (Debian packages; needs root or sudo), builds, and runs every test target.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(pkg-config chromium umockdev libumockdev-dev libiio-dev libiio-utils libudev-dev)
+missing=()
+for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if ((${#missing[@]})); then
+    sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+    echo "installing: ${missing[*]}"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+command -v swift >/dev/null || { echo "error: no Swift toolchain on PATH (Swift 6.2 or later is needed)" >&2; exit 1; }
+[ -d ../shared/traces ] || { echo "error: the trace corpus must be at ../shared/traces, beside this checkout" >&2; exit 1; }
+
+swift build --build-tests
+swift test --skip-build --skip IIOSensorsTests
+if [ -x scripts/test-iio.sh ]; then scripts/test-iio.sh; fi
