@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "ShakeDetection", targets: ["ShakeDetection"]),
         .library(name: "Traces", targets: ["Traces"]),
+        .library(name: "UndoProtocol", targets: ["UndoProtocol"]),
         .executable(name: "shakectl", targets: ["shakectl"]),
     ],
     dependencies: [
@@ -18,6 +19,8 @@ let package = Package(
         .target(name: "ShakeDetection"),
         // Trace files (t,x,y,z CSV + .labels), corpus evaluation.
         .target(name: "Traces", dependencies: ["ShakeDetection"]),
+        // The varlink interface io.shaked.Undo, its messages, and the guideline checks on prompts.
+        .target(name: "UndoProtocol", exclude: ["io.shaked.Undo.varlink"]),
         // The command-line tool.
         .executableTarget(
             name: "shakectl",
@@ -32,6 +35,7 @@ let package = Package(
         .testTarget(name: "ShakeDetectionTests", dependencies: ["ShakeDetection", "Traces", "TestSupport"]),
         .testTarget(name: "TracesTests", dependencies: ["Traces", "TestSupport"]),
         .testTarget(name: "ShakectlTests", dependencies: ["Traces", "TestSupport"]),
+        .testTarget(name: "UndoProtocolTests", dependencies: ["UndoProtocol", "TestSupport"]),
     ]
 )
 
