@@ -19,6 +19,11 @@ let package = Package(
         .target(name: "ShakeDetection"),
         // Trace files (t,x,y,z CSV + .labels), corpus evaluation.
         .target(name: "Traces", dependencies: ["ShakeDetection"]),
+        // libiio and libudev, quarantined: only IIOSensors imports them.
+        .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
+        .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        // Real accelerometers: discovery and hotplug through libudev, reading through libiio.
+        .target(name: "IIOSensors", dependencies: ["ShakeDetection", "CIIO", "CUdev"]),
         // The varlink interface io.shaked.Undo, its messages, and the guideline checks on prompts.
         .target(name: "UndoProtocol", exclude: ["io.shaked.Undo.varlink"]),
         // The command-line tool.
@@ -36,6 +41,14 @@ let package = Package(
         .testTarget(name: "TracesTests", dependencies: ["Traces", "TestSupport"]),
         .testTarget(name: "ShakectlTests", dependencies: ["Traces", "TestSupport"]),
         .testTarget(name: "UndoProtocolTests", dependencies: ["UndoProtocol", "TestSupport"]),
+        // umockdev's testbed API, for the IIO tests only (fake sysfs, /dev and uevents).
+        .systemLibrary(
+            name: "CUmockdev", path: "Tests/CUmockdev", pkgConfig: "umockdev-1.0",
+            providers: [.apt(["libumockdev-dev", "umockdev"])]),
+        .testTarget(
+            name: "IIOSensorsTests",
+            dependencies: ["IIOSensors", "CUmockdev", "ShakeDetection", "Traces", "TestSupport"],
+            exclude: ["Fixtures"]),
     ]
 )
 

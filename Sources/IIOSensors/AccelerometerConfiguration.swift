@@ -1,0 +1,74 @@
+import Synchronization
+
+/// How an ``AccelerometerSource`` chooses and reads its sensor.
+public struct AccelerometerConfiguration: Sendable {
+    /// Which reading mode to use.
+    public enum ModePreference: String, Sendable, CaseIterable {
+        /// Buffered when the device has a buffer (falling back to polled if it stays silent), else polled.
+        case automatic
+        /// Buffered only; an error if the device has no buffer.
+        case buffered
+        /// Polled only.
+        case polled
+    }
+
+    /// The sensor to use, by name, label, sysfs path, sysfs name or device node; nil for the first found.
+    public var device: String?
+    /// The wanted rate in Hz; the device runs at the nearest available rate at or above it.
+    public var rate: Double
+    /// Which reading mode to use.
+    public var mode: ModePreference
+    /// Overrides the mount matrix read from udev and sysfs.
+    public var mountMatrix: MountMatrix?
+    /// How long a new buffer may stay silent before polling takes over.
+    public var bufferSilenceTimeout: Duration
+    /// How often a buffered source wakes (and delivers a batch) per second.
+    public var wakeupsPerSecond: Double
+    /// When no usable sensor exists at start: wait for one (reporting ``SourceEvent/sensorGone(reason:)``)
+    /// instead of ending the stream with the error. Errors after a successful start always wait.
+    public var waitForSensor: Bool
+    /// libiio's timeout for blocking operations, in milliseconds.
+    public var libiioTimeoutMilliseconds: UInt32
+    /// Counters for benchmarks and status lines, if wanted.
+    public var statistics: ReaderStatistics?
+
+    /// Creates a configuration; the defaults suit a phone: the first accelerometer at 100 Hz, ten wake-ups a second.
+    public init(
+        device: String? = nil, rate: Double = 100, mode: ModePreference = .automatic, mountMatrix: MountMatrix? = nil,
+        bufferSilenceTimeout: Duration = .milliseconds(500), wakeupsPerSecond: Double = 10,
+        waitForSensor: Bool = false, libiioTimeoutMilliseconds: UInt32 = 1000, statistics: ReaderStatistics? = nil
+    ) {
+        self.device = device
+        self.rate = rate
+        self.mode = mode
+        self.mountMatrix = mountMatrix
+        self.bufferSilenceTimeout = bufferSilenceTimeout
+        self.wakeupsPerSecond = wakeupsPerSecond
+        self.waitForSensor = waitForSensor
+        self.libiioTimeoutMilliseconds = libiioTimeoutMilliseconds
+        self.statistics = statistics
+    }
+}
+
+/// Counts what a source's reading thread does, for benchmarks and tests.
+public final class ReaderStatistics: Sendable {
+    private let wakeupCount = Atomic<Int>(0)
+    private let readCount = Atomic<Int>(0)
+    private let sampleCount = Atomic<Int>(0)
+
+    /// Creates zeroed counters.
+    public init() {}
+
+    /// How many times the reading thread returned from `poll`.
+    public var wakeups: Int { wakeupCount.load(ordering: .relaxed) }
+    /// How many reads (buffer refills or attribute reads) it made.
+    public var reads: Int { readCount.load(ordering: .relaxed) }
+    /// How many samples it delivered.
+    public var samples: Int { sampleCount.load(ordering: .relaxed) }
+
+    func record(wakeups: Int = 0, reads: Int = 0, samples: Int = 0) {
+        if wakeups != 0 { wakeupCount.add(wakeups, ordering: .relaxed) }
+        if reads != 0 { readCount.add(reads, ordering: .relaxed) }
+        if samples != 0 { sampleCount.add(samples, ordering: .relaxed) }
+    }
+}

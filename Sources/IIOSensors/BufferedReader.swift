@@ -1,0 +1,146 @@
+import CIIO
+import ShakeDetection
+
+/// Reads scans from the device's IIO buffer through libiio, woken by the buffer's watermark.
+///
+/// Setup, in order: timestamps on CLOCK_MONOTONIC when the device lets us choose; the rate
+/// (nearest available at or above the wanted one); the device's own trigger when it has a
+/// trigger slot; x, y, z and the timestamp enabled, all other scan channels disabled; then a
+/// non-blocking libiio buffer of one watermark of scans (libiio writes `buffer/watermark` and
+/// `buffer/length` from that count), sized so the poll fd wakes the source about
+/// `wakeupsPerSecond` times a second rather than once per sample. Partial scans (short reads)
+/// are kept until the rest arrives.
+final class BufferedReader: SampleReader {
+    let info: AccelerometerInfo
+    let rate: Double
+    var mode: ReadingMode { .buffered }
+    let pollFD: Int32
+    /// Scans per wake-up.
+    let watermark: Int
+
+    private let context: IIOContext
+    private var buffer: IIOBuffer?
+    /// The same buffer, for calls that do not change its ownership.
+    private let bufferHandle: OpaquePointer
+    private let decoder: ScanDecoder
+    private let path: String
+    private let period: Int64
+    /// Bytes of an incomplete scan left over from the last read.
+    private let carry: UnsafeMutableRawBufferPointer
+    private var carryCount = 0
+    private var lastTimestamp: Int64?
+
+    /// Opens the device and starts its buffer.
+    init(info: AccelerometerInfo, wantedRate: Double, wakeupsPerSecond: Double, timeoutMilliseconds: UInt32)
+        throws(IIOError)
+    {
+        guard let axes = info.scanChannels, let devnode = info.devnode else {
+            throw IIOError(
+                .badConfiguration, path: info.syspath,
+                "the device has no IIO buffer (no scan_elements or no device node); use polled reading")
+        }
+        let base = info.syspath
+        let rate = info.rate(for: wantedRate)
+        let watermark = max(1, Int((rate / max(wakeupsPerSecond, 0.1)).rounded()))
+        let decoder = ScanDecoder(
+            axes: axes, timestamp: info.timestampChannel,
+            converter: SampleConverter(calibration: info.calibration, mountMatrix: info.mountMatrix))
+
+        // A buffer left enabled by a crashed reader blocks every setting below.
+        if Sysfs.exists("\(base)/buffer/enable") { try Sysfs.write("\(base)/buffer/enable", "0") }
+        if info.timestampChannel != nil, Sysfs.exists("\(base)/current_timestamp_clock") {
+            try? Sysfs.write("\(base)/current_timestamp_clock", "monotonic")
+        }
+        if let attribute = info.samplingFrequencyAttribute, info.samplingFrequency != rate {
+            try Sysfs.write("\(base)/\(attribute)", rateText(rate))
+        }
+
+        let context = try IIOContext(timeoutMilliseconds: timeoutMilliseconds)
+        let device = try context.device(info.sysname)
+        if info.hasTrigger, let number = info.sysname.split(separator: "device").last,
+            let trigger = context.trigger(named: "\(info.name)-dev\(number)")
+        {
+            _ = try checkNegativeErrno("iio_device_set_trigger", path: "\(base)/trigger/current_trigger") {
+                iio_device_set_trigger(device, trigger)
+            }
+        }
+        let wanted = ["accel_x", "accel_y", "accel_z"] + (info.timestampChannel != nil ? ["timestamp"] : [])
+        for i in 0..<iio_device_get_channels_count(device) {
+            guard let channel = iio_device_get_channel(device, i), iio_channel_is_scan_element(channel) else {
+                continue
+            }
+            let id = iio_channel_get_id(channel).map { String(cString: $0) } ?? ""
+            if wanted.contains(id) && !iio_channel_is_output(channel) {
+                iio_channel_enable(channel)
+            } else {
+                iio_channel_disable(channel)
+            }
+        }
+        // libiio writes buffer/watermark = the sample count it is given, and buffer/length from it.
+        let buffer = try IIOBuffer(device: device, samples: watermark, path: devnode)
+        guard buffer.step == decoder.scanBytes else {
+            throw IIOError(
+                .malformedAttribute, path: "\(base)/scan_elements",
+                "libiio lays out \(buffer.step)-byte scans but the scan elements describe \(decoder.scanBytes) bytes; "
+                    + "check the *_index and *_type files")
+        }
+        self.info = info
+        self.rate = rate
+        self.watermark = watermark
+        self.decoder = decoder
+        self.path = devnode
+        self.period = Int64((1e9 / rate).rounded())
+        self.pollFD = buffer.pollFD
+        self.bufferHandle = buffer.pointer
+        self.carry = UnsafeMutableRawBufferPointer.allocate(byteCount: decoder.scanBytes, alignment: 8)
+        self.buffer = consume buffer
+        self.context = consume context
+    }
+
+    deinit {
+        // The buffer before the context it belongs to: destroying it disables the device's buffer.
+        buffer = nil
+        carry.deallocate()
+    }
+
+    func read(into samples: inout [Sample]) throws(IIOError) -> Int {
+        // One refill takes at most a watermark of scans: drain a backlog in a few, then sleep again.
+        for reads in 1...4 {
+            guard
+                let bytes = try checkNegativeErrno("iio_buffer_refill", path: path, { iio_buffer_refill(bufferHandle) })
+            else { return reads }
+            guard bytes > 0, let start = UnsafeRawPointer(iio_buffer_start(bufferHandle)) else {
+                throw IIOError(
+                    .deviceGone, call: "iio_buffer_refill", path: path, "the device returned no data (end of file)")
+            }
+            decode(UnsafeRawBufferPointer(start: start, count: bytes), readTime: monotonicNow(), into: &samples)
+            if bytes < watermark * decoder.scanBytes { return reads }
+        }
+        return 4
+    }
+
+    /// Decodes freshly read bytes, completing a partial scan from the last read first.
+    private func decode(_ data: UnsafeRawBufferPointer, readTime: Int64, into samples: inout [Sample]) {
+        var data = data
+        if carryCount > 0 {
+            let needed = min(decoder.scanBytes - carryCount, data.count)
+            UnsafeMutableRawBufferPointer(rebasing: carry[carryCount..<(carryCount + needed)])
+                .copyMemory(from: UnsafeRawBufferPointer(rebasing: data[0..<needed]))
+            carryCount += needed
+            data = UnsafeRawBufferPointer(rebasing: data[needed...])
+            guard carryCount == decoder.scanBytes else { return }
+            _ = decoder.decode(
+                UnsafeRawBufferPointer(carry), readTime: readTime - Int64(data.count / decoder.scanBytes) * period,
+                period: period, lastTimestamp: &lastTimestamp, into: &samples)
+            carryCount = 0
+        }
+        let used = decoder.decode(
+            data, readTime: readTime, period: period, lastTimestamp: &lastTimestamp, into: &samples)
+        let rest = data.count - used
+        if rest > 0 {
+            UnsafeMutableRawBufferPointer(rebasing: carry[0..<rest])
+                .copyMemory(from: UnsafeRawBufferPointer(rebasing: data[used...]))
+            carryCount = rest
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import ShakeDetection
+
+/// Turns raw readings into ``Sample``s: per-axis calibration, then the mount matrix.
+///
+/// Pure and allocation-free, so it is tested with tables and no device.
+public struct SampleConverter: Sendable, Hashable {
+    /// x, y, z calibration.
+    public var calibration: [AxisCalibration]
+    /// Applied after calibration, turning the sensor's frame into the device's.
+    public var mountMatrix: MountMatrix
+
+    /// Creates a converter.
+    public init(calibration: [AxisCalibration], mountMatrix: MountMatrix) {
+        precondition(calibration.count == 3, "one calibration per axis")
+        self.calibration = calibration
+        self.mountMatrix = mountMatrix
+    }
+
+    /// The sample for raw x, y, z readings taken at `timestamp` (ns).
+    @inline(__always)
+    public func sample(x: Int64, y: Int64, z: Int64, timestamp: Int64) -> Sample {
+        let v = mountMatrix.apply(
+            x: calibration[0].convert(x), y: calibration[1].convert(y), z: calibration[2].convert(z))
+        return Sample(timestamp: timestamp, x: v.x, y: v.y, z: v.z)
+    }
+}
+
+/// Decodes IIO scans (x, y, z and an optional timestamp) from the bytes of a buffer.
+public struct ScanDecoder: Sendable, Hashable {
+    /// The x, y, z channel formats.
+    public let axes: [ChannelFormat]
+    /// The timestamp channel's format, when the scan has one.
+    public let timestamp: ChannelFormat?
+    /// Offsets of x, y, z and (last) the timestamp within a scan.
+    public let offsets: [Int]
+    /// The size of one scan in bytes.
+    public let scanBytes: Int
+    /// Raw to m/s², and the mount matrix.
+    public let converter: SampleConverter
+
+    /// Lays out the scan of x, y, z and optionally a timestamp channel.
+    public init(axes: [ScanChannel], timestamp: ScanChannel?, converter: SampleConverter) {
+        precondition(axes.count == 3, "x, y and z")
+        var elements = axes.map { ScanLayout.Element(index: $0.index, format: $0.format) }
+        if let timestamp { elements.append(.init(index: timestamp.index, format: timestamp.format)) }
+        let layout = ScanLayout(elements)
+        self.axes = axes.map(\.format)
+        self.timestamp = timestamp?.format
+        self.offsets = layout.offsets
+        self.scanBytes = layout.scanBytes
+        self.converter = converter
+    }
+
+    /// The raw x, y, z values of the scan at the start of `scan`.
+    @inline(__always)
+    public func raw(_ scan: UnsafeRawBufferPointer) -> (x: Int64, y: Int64, z: Int64) {
+        (
+            axes[0].decode(UnsafeRawBufferPointer(rebasing: scan[offsets[0]...])),
+            axes[1].decode(UnsafeRawBufferPointer(rebasing: scan[offsets[1]...])),
+            axes[2].decode(UnsafeRawBufferPointer(rebasing: scan[offsets[2]...]))
+        )
+    }
+
+    /// The scan's own timestamp in ns, when it has one.
+    @inline(__always)
+    public func timestamp(_ scan: UnsafeRawBufferPointer) -> Int64? {
+        guard let timestamp else { return nil }
+        return timestamp.decode(UnsafeRawBufferPointer(rebasing: scan[offsets[3]...]))
+    }
+
+    /// Decodes whole scans from `bytes`, appending samples; returns how many bytes were used.
+    ///
+    /// Scans without a timestamp channel are stamped `readTime` for the last and spaced by
+    /// `period` before it. Times never go backwards: each is at least `lastTimestamp + 1`.
+    public func decode(
+        _ bytes: UnsafeRawBufferPointer, readTime: Int64, period: Int64, lastTimestamp: inout Int64?,
+        into samples: inout [Sample]
+    ) -> Int {
+        let count = bytes.count / scanBytes
+        for i in 0..<count {
+            let scan = UnsafeRawBufferPointer(rebasing: bytes[(i * scanBytes)..<((i + 1) * scanBytes)])
+            let r = raw(scan)
+            var time = timestamp(scan) ?? (readTime - Int64(count - 1 - i) * period)
+            if let last = lastTimestamp, time <= last { time = last + 1 }
+            lastTimestamp = time
+            samples.append(converter.sample(x: r.x, y: r.y, z: r.z, timestamp: time))
+        }
+        return count * scanBytes
+    }
+
+    /// Encodes one scan as a driver would (for fixtures, tests and benchmarks).
+    public func encode(x: Int64, y: Int64, z: Int64, timestamp: Int64?, into scan: UnsafeMutableRawBufferPointer) {
+        for i in 0..<scan.count { scan[i] = 0 }
+        axes[0].encode(x, into: UnsafeMutableRawBufferPointer(rebasing: scan[offsets[0]...]))
+        axes[1].encode(y, into: UnsafeMutableRawBufferPointer(rebasing: scan[offsets[1]...]))
+        axes[2].encode(z, into: UnsafeMutableRawBufferPointer(rebasing: scan[offsets[2]...]))
+        if let format = self.timestamp, let timestamp {
+            format.encode(timestamp, into: UnsafeMutableRawBufferPointer(rebasing: scan[offsets[3]...]))
+        }
+    }
+}

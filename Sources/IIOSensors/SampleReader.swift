@@ -1,0 +1,81 @@
+import CIIO
+import ShakeDetection
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One way of reading an open accelerometer, driven by the source's poll loop.
+///
+/// A reader owns its device handles from `init` to `deinit`: creating it starts the sensor,
+/// dropping it stops it. ``pollFD`` becomes readable when ``read(into:)`` has something to do.
+protocol SampleReader: AnyObject {
+    /// How this reader reads.
+    var mode: ReadingMode { get }
+    /// The accelerometer being read.
+    var info: AccelerometerInfo { get }
+    /// The rate in force, in Hz.
+    var rate: Double { get }
+    /// The descriptor to wait on.
+    var pollFD: Int32 { get }
+    /// Reads whatever is ready (never blocking), appending samples; returns the number of reads made.
+    func read(into samples: inout [Sample]) throws(IIOError) -> Int
+}
+
+/// CLOCK_MONOTONIC in nanoseconds, the clock samples without a timestamp channel are stamped with.
+@inline(__always)
+func monotonicNow() -> Int64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+}
+
+/// An owning periodic `timerfd` on CLOCK_MONOTONIC, closed in `deinit`.
+struct PeriodicTimer: ~Copyable {
+    /// The descriptor, readable at each tick.
+    let fd: Int32
+
+    /// Starts a timer that ticks every `period` nanoseconds.
+    init(periodNanoseconds period: Int64) throws(IIOError) {
+        let fd = try checkErrno("timerfd_create") {
+            timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+        }
+        let interval = timespec(tv_sec: Int(period / 1_000_000_000), tv_nsec: Int(period % 1_000_000_000))
+        var spec = itimerspec(it_interval: interval, it_value: interval)
+        do throws(IIOError) {
+            _ = try checkErrno("timerfd_settime") { timerfd_settime(fd, 0, &spec, nil) }
+        } catch {
+            close(fd)
+            throw error
+        }
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// How many ticks passed since the last call (0 if none).
+    func consumeTicks() throws(IIOError) -> UInt64 {
+        var ticks: UInt64 = 0
+        let count = try checkErrnoNonBlocking("read", path: "timerfd") { Glibc.read(fd, &ticks, 8) }
+        return count == 8 ? ticks : 0
+    }
+}
+
+/// An owning `eventfd` that wakes the reading thread when the consumer goes away.
+final class Wakeup: Sendable {
+    /// The descriptor, readable once ``signal()`` was called.
+    let fd: Int32
+
+    /// Creates the eventfd.
+    init() throws(IIOError) {
+        fd = try checkErrno("eventfd") { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) }
+    }
+
+    deinit { close(fd) }
+
+    /// Wakes the thread polling ``fd``.
+    func signal() {
+        var one: UInt64 = 1
+        _ = Glibc.write(fd, &one, 8)
+    }
+}
