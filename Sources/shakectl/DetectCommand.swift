@@ -13,22 +13,40 @@ struct Detect: AsyncParsableCommand {
 
             Example:
               shakectl detect ../shared/traces/qt_shake_left.csv --format json
+              shakectl detect --live --device fake_accel --duration 30 --format json
             """
     )
 
-    @Argument(help: "The trace to read (t,x,y,z CSV).")
-    var trace: String
+    @Argument(help: "The trace to read (t,x,y,z CSV); omit it with --live.")
+    var trace: String?
 
     @OptionGroup var detectorOptions: DetectorOptions
 
     @Option(help: "Output format: text or json.")
     var format: OutputFormat = .text
 
+    @Flag(help: "Read the live accelerometer instead of a trace; times are then seconds from the run's first sample.")
+    var live = false
+
+    @Option(help: "With --live: how long to run, in seconds (default: until Ctrl-C).")
+    var duration: Double?
+
+    @OptionGroup(title: "Live sensor (with --live)") var sensor: SensorOptions
+
+    func validate() throws {
+        if live == (trace != nil) { throw ValidationError("Give either a trace file or --live.") }
+        if !live && (duration != nil || sensor.device != nil) {
+            throw ValidationError("--device and --duration go with --live.")
+        }
+        if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds.") }
+    }
+
     func run() async throws {
+        if live { return try await runLive() }
         var detector = detectorOptions.detector.make(sensitivity: detectorOptions.sensitivity)
         var origin: Int64?
         var count = 0
-        var iterator = TraceReader(path: trace).makeIterator()
+        var iterator = TraceReader(path: trace ?? "").makeIterator()
         do {
             while let sample = try iterator.nextSample() {
                 let o = origin ?? sample.timestamp

@@ -1,0 +1,154 @@
+import ArgumentParser
+import IIOSensors
+import MallocInterposerSwift
+import ShakeDetection
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `shakectl bench-iio` (hidden): the cost of reading the accelerometer, buffered against polled.
+struct BenchIIO: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-iio",
+        abstract: "Measure what reading the accelerometer costs: CPU, wake-ups and allocations.",
+        discussion: """
+            Reads the sensor for --seconds after a one-second warm-up, with a consumer that only \
+            counts samples, and reports per second of reading: CPU time of the whole process \
+            (getrusage), wake-ups of the reading thread (returns from poll), context switches of the \
+            whole process, and heap bytes and allocations per sample (malloc interposer). \
+            scripts/bench-iio.sh runs it against a fake device under umockdev, buffered and polled.
+            This is a benchmark, not a test.
+            """,
+        shouldDisplay: false
+    )
+
+    @Option(help: "How long to measure, in seconds.")
+    var seconds = 10.0
+
+    @Option(help: "Output format: text or json.")
+    var format: OutputFormat = .text
+
+    @OptionGroup var sensor: SensorOptions
+
+    @Option(
+        help: ArgumentHelp(
+            "Instead of measuring, write a umockdev script feeding the fake device (Tests/IIOSensorsTests/Fixtures/fake-accel.umockdev) at --rate for --seconds plus 3, a watermark of scans every 100 ms.",
+            valueName: "path"))
+    var makeScript: String?
+
+    private struct Result: Codable {
+        var mode: String
+        var seconds: Double
+        var samplesPerSecond: Double
+        var cpuMillisecondsPerSecond: Double
+        var wakeupsPerSecond: Double
+        var contextSwitchesPerSecond: Double
+        var bytesAllocatedPerSample: Double
+        var allocationsPerSample: Double
+    }
+
+    func run() async throws {
+        if let makeScript { return try writeScript(makeScript) }
+        let statistics = ReaderStatistics()
+        let source = AccelerometerSource(configuration: sensor.configuration(statistics: statistics))
+        var measuring = false
+        var start = (usage: rusage(), wakeups: 0, samples: 0, clock: ContinuousClock.now)
+        var mode = sensor.mode.rawValue
+        var counted = 0
+        MallocInterposerSwift.initialize()
+        for try await event in liveEvents(source, duration: seconds + 1) {
+            switch event {
+            case .sensorReturned(let text):
+                mode = text
+                printError("reading \(text)")
+            case .sensorGone(let reason):
+                printError("sensor gone: \(reason)")
+            case .samples(let samples):
+                counted += samples.count
+                if !measuring && counted >= Int(sensor.rate) {
+                    measuring = true
+                    start = (usage(), statistics.wakeups, counted, ContinuousClock.now)
+                    MallocInterposerSwift.hook()
+                }
+            }
+        }
+        MallocInterposerSwift.unhook()
+        let end = usage()
+        let allocations = MallocInterposerSwift.getStatistics()
+        guard measuring else { throw ValidationError("the sensor delivered too few samples to measure") }
+        let elapsed = ContinuousClock.now - start.clock
+        let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let samples = Double(max(1, counted - start.samples))
+        let result = Result(
+            mode: mode, seconds: rounded(wall), samplesPerSecond: rounded(samples / wall, 1),
+            cpuMillisecondsPerSecond: rounded((cpu(end) - cpu(start.usage)) * 1000 / wall, 2),
+            wakeupsPerSecond: rounded(Double(statistics.wakeups - start.wakeups) / wall, 1),
+            contextSwitchesPerSecond: rounded(Double(switches(end) - switches(start.usage)) / wall, 1),
+            bytesAllocatedPerSample: rounded(Double(allocations.mallocBytesCount) / samples, 1),
+            allocationsPerSample: rounded(Double(allocations.mallocCount) / samples, 3))
+        if format == .json {
+            print(encodeJSONLine(result))
+        } else {
+            print(
+                """
+                \(result.mode)
+                  samples/s \(result.samplesPerSecond), CPU \(result.cpuMillisecondsPerSecond) ms/s, \
+                wake-ups \(result.wakeupsPerSecond)/s, context switches \(result.contextSwitchesPerSecond)/s, \
+                \(result.bytesAllocatedPerSample) B and \(result.allocationsPerSample) allocations per sample
+                """)
+        }
+    }
+
+    /// A umockdev script (`r <delay ms> <bytes>` lines) of le:s16 scans with a timestamp, as the fixture declares.
+    private func writeScript(_ path: String) throws {
+        let s16 = ChannelFormat(parsing: "le:s16/16>>0")!
+        let decoder = ScanDecoder(
+            axes: (0..<3).map { ScanChannel(index: $0, format: s16) },
+            timestamp: ScanChannel(index: 3, format: ChannelFormat(parsing: "le:s64/64>>0")!),
+            converter: SampleConverter(
+                calibration: Array(repeating: AxisCalibration(scale: 1), count: 3), mountMatrix: .identity))
+        let perWake = max(1, Int((sensor.rate / 10).rounded()))
+        let wakes = Int(((seconds + 3) * 10).rounded())
+        var scan = [UInt8](repeating: 0, count: decoder.scanBytes)
+        var bytes: [UInt8] = []
+        for wake in 0..<wakes {
+            bytes += Array("r 100 ".utf8)
+            for i in 0..<perWake {
+                let n = Int64(wake * perWake + i)
+                let t = 1_000_000_000 + n * Int64((1e9 / sensor.rate).rounded())
+                let wobble = Int64((sin(Double(n) / 7) * 2000).rounded())
+                scan.withUnsafeMutableBytes {
+                    decoder.encode(x: wobble, y: -wobble / 2, z: 16384, timestamp: t, into: $0)
+                }
+                for byte in scan {
+                    // umockdev's script escapes: bytes below 32 as ^ + (byte + 64), ^ itself as ^`.
+                    if byte < 32 {
+                        bytes += [UInt8(ascii: "^"), byte + 64]
+                    } else if byte == UInt8(ascii: "^") {
+                        bytes += [UInt8(ascii: "^"), UInt8(ascii: "`")]
+                    } else {
+                        bytes.append(byte)
+                    }
+                }
+            }
+            bytes.append(UInt8(ascii: "\n"))
+        }
+        guard let file = fopen(path, "wb") else { throw ValidationError("cannot write \(path)") }
+        defer { fclose(file) }
+        guard fwrite(bytes, 1, bytes.count, file) == bytes.count else { throw ValidationError("cannot write \(path)") }
+    }
+
+    private func usage() -> rusage {
+        var value = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &value)
+        return value
+    }
+
+    private func cpu(_ u: rusage) -> Double {
+        Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6 + Double(u.ru_stime.tv_sec)
+            + Double(u.ru_stime.tv_usec) / 1e6
+    }
+
+    private func switches(_ u: rusage) -> Int { u.ru_nvcsw + u.ru_nivcsw }
+}
