@@ -13,7 +13,8 @@ public enum Corpus {
             if isDirectory.boolValue {
                 let names: [String]
                 do { names = try FileManager.default.contentsOfDirectory(atPath: argument) } catch {
-                    throw TraceError(.unreadable, path: argument, "cannot list the folder: \(error.localizedDescription)")
+                    throw TraceError(
+                        .unreadable, path: argument, "cannot list the folder: \(error.localizedDescription)")
                 }
                 let base = argument.hasSuffix("/") ? argument : argument + "/"
                 let traces = names.filter { $0.hasSuffix(".csv") }.sorted().map { base + $0 }

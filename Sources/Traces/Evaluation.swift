@@ -53,7 +53,9 @@ public struct Score: Sendable, Hashable {
         score.unlabelledSeconds = max(0, duration - labels.reduce(0) { $0 + ($1.end - $1.start) })
         var used = [Bool](repeating: false, count: labels.count)
         for time in detections {
-            if let i = labels.indices.first(where: { !used[$0] && labels[$0].start <= time && time <= labels[$0].end + grace }) {
+            if let i = labels.indices.first(where: {
+                !used[$0] && labels[$0].start <= time && time <= labels[$0].end + grace
+            }) {
                 used[i] = true
                 score.hits += 1
                 score.latencies.append(time - labels[i].start)
@@ -124,8 +126,11 @@ public struct TraceRun: Sendable {
     /// The score of each detector on this trace.
     public func scores() -> [(kind: DetectorKind, score: Score)] {
         events.map { entry in
-            (kind: entry.kind, score: Score.match(
-                detections: entry.events.map { seconds($0.recognized) }, labels: labels, duration: duration))
+            (
+                kind: entry.kind,
+                score: Score.match(
+                    detections: entry.events.map { seconds($0.recognized) }, labels: labels, duration: duration)
+            )
         }
     }
 }

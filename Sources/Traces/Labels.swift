@@ -25,7 +25,9 @@ public enum Labels {
     /// Reads a labels file, checking every line.
     public static func read(path: String) throws(TraceError) -> [LabelledInterval] {
         guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read (check its permissions)" : "does not exist"
+            let reason =
+                FileManager.default.fileExists(atPath: path)
+                ? "cannot be read (check its permissions)" : "does not exist"
             throw TraceError(.unreadable, path: path, "the labels file \(reason)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
@@ -44,7 +46,8 @@ public enum Labels {
             let number = index + 1
             let fields = line.split(separator: " ", omittingEmptySubsequences: false)
             guard fields.count == 2, let start = Double(fields[0]), let end = Double(fields[1]) else {
-                throw TraceError(.badLabel, path: path, line: number,
+                throw TraceError(
+                    .badLabel, path: path, line: number,
                     "expected \"start end\" (two numbers in seconds, one space), found \"\(line.prefix(40))\"")
             }
             guard start.isFinite, end.isFinite, start >= 0 else {
@@ -54,7 +57,8 @@ public enum Labels {
                 throw TraceError(.badLabel, path: path, line: number, "start \(start) is not before end \(end)")
             }
             if let previous = intervals.last, start < previous.end {
-                throw TraceError(.badLabel, path: path, line: number,
+                throw TraceError(
+                    .badLabel, path: path, line: number,
                     "interval \(start)-\(end) overlaps or precedes the one before (\(previous.start)-\(previous.end))")
             }
             intervals.append(LabelledInterval(start: start, end: end))
@@ -68,8 +72,10 @@ public enum Labels {
     ) throws(TraceError) {
         for (index, interval) in intervals.enumerated()
         where interval.start < span.lowerBound || interval.end > span.upperBound + 1e-6 {
-            throw TraceError(.labelOutsideTrace, path: path, line: index + 1,
-                "interval \(interval.start)-\(interval.end) lies outside the trace (\(span.lowerBound)-\(span.upperBound) s)")
+            throw TraceError(
+                .labelOutsideTrace, path: path, line: index + 1,
+                "interval \(interval.start)-\(interval.end) lies outside the trace (\(span.lowerBound)-\(span.upperBound) s)"
+            )
         }
     }
 

@@ -53,7 +53,8 @@ public struct TraceReader: Sequence {
                     throw TraceError(.empty, path: path, line: 1, "the file is empty; expected the header t,x,y,z")
                 }
                 guard header.text == "t,x,y,z" else {
-                    throw TraceError(.badHeader, path: path, line: 1,
+                    throw TraceError(
+                        .badHeader, path: path, line: 1,
                         "expected the header line exactly \"t,x,y,z\", found \"\(header.text.prefix(40))\"")
                 }
             }
@@ -61,21 +62,26 @@ public struct TraceReader: Sequence {
             lines = reader
             let fields = line.text.split(separator: ",", omittingEmptySubsequences: false)
             guard fields.count == 4 else {
-                throw TraceError(.badFieldCount, path: path, line: line.number,
-                    "expected 4 comma-separated numbers t,x,y,z, found \(fields.count) field\(fields.count == 1 ? "" : "s")")
+                throw TraceError(
+                    .badFieldCount, path: path, line: line.number,
+                    "expected 4 comma-separated numbers t,x,y,z, found \(fields.count) field\(fields.count == 1 ? "" : "s")"
+                )
             }
             var values = (0.0, 0.0, 0.0, 0.0)
             for (i, name) in ["t", "x", "y", "z"].enumerated() {
                 let field = fields[i]
                 guard let v = Double(field) else {
-                    throw TraceError(.badNumber, path: path, line: line.number, "\(name) is not a number: \"\(field.prefix(30))\"")
+                    throw TraceError(
+                        .badNumber, path: path, line: line.number, "\(name) is not a number: \"\(field.prefix(30))\"")
                 }
                 guard v.isFinite else {
-                    throw TraceError(.notFinite, path: path, line: line.number, "\(name) is \(field), not a finite number")
+                    throw TraceError(
+                        .notFinite, path: path, line: line.number, "\(name) is \(field), not a finite number")
                 }
                 let limit = i == 0 ? TraceReader.timeLimit : TraceReader.accelerationLimit
                 guard abs(v) <= limit else {
-                    throw TraceError(.outOfRange, path: path, line: line.number,
+                    throw TraceError(
+                        .outOfRange, path: path, line: line.number,
                         "\(name) = \(field) is out of range (|\(name)| ≤ \(i == 0 ? "1e9 s" : "10000 m/s²"))")
                 }
                 switch i {
@@ -86,7 +92,8 @@ public struct TraceReader: Sequence {
                 }
             }
             if let last = lastTime, values.0 <= last {
-                throw TraceError(.timeNotIncreasing, path: path, line: line.number,
+                throw TraceError(
+                    .timeNotIncreasing, path: path, line: line.number,
                     "t = \(fields[0]) does not increase (previous row had t = \(last)); t must be strictly increasing")
             }
             lastTime = values.0
@@ -120,7 +127,9 @@ struct LineReader {
 
     init(path: String) throws(TraceError) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read (check its permissions)" : "does not exist"
+            let reason =
+                FileManager.default.fileExists(atPath: path)
+                ? "cannot be read (check its permissions)" : "does not exist"
             throw TraceError(.unreadable, path: path, "the file \(reason)")
         }
         self.handle = handle

@@ -18,7 +18,8 @@ public final class TraceWriter {
         guard FileManager.default.createFile(atPath: path, contents: nil),
             let handle = FileHandle(forWritingAtPath: path)
         else {
-            throw TraceError(.unwritable, path: path, "cannot create the file (check the folder exists and is writable)")
+            throw TraceError(
+                .unwritable, path: path, "cannot create the file (check the folder exists and is writable)")
         }
         self.handle = handle
         self.path = path
@@ -28,7 +29,8 @@ public final class TraceWriter {
     /// Appends a sample; samples whose time does not increase are refused, as readers would refuse them.
     public func write(_ sample: Sample) throws(TraceError) {
         if let last = lastTimestamp, sample.timestamp <= last {
-            throw TraceError(.timeNotIncreasing, path: path, line: count + 2,
+            throw TraceError(
+                .timeNotIncreasing, path: path, line: count + 2,
                 "sample time \(sample.timestamp) ns does not increase (previous \(last) ns)")
         }
         let origin = self.origin ?? sample.timestamp

@@ -50,17 +50,21 @@ public enum PromptRules {
     static func checkTitle(_ title: String, operation: Operation, language: PromptLanguage) throws(PromptRejected) {
         let prefix = language.prefix(operation)
         guard title.hasPrefix(prefix) else {
-            throw PromptRejected(rule: "title-prefix", detail: "the title must start with \"\(prefix)\" for this \(operation)")
+            throw PromptRejected(
+                rule: "title-prefix", detail: "the title must start with \"\(prefix)\" for this \(operation)")
         }
         let name = title.dropFirst(prefix.count)
         let words = name.split(separator: " ", omittingEmptySubsequences: false)
         guard (1...2).contains(words.count), words.allSatisfy({ !$0.isEmpty }) else {
             throw PromptRejected(
                 rule: "title-words",
-                detail: "after \"\(prefix)\" give one or two words naming the action, such as \"Typing\" or \"Address Change\"")
+                detail:
+                    "after \"\(prefix)\" give one or two words naming the action, such as \"Typing\" or \"Address Change\""
+            )
         }
         if let last = title.last, last.isPunctuation || "…".contains(last) {
-            throw PromptRejected(rule: "title-punctuation", detail: "the title is a phrase: remove the ending \"\(last)\"")
+            throw PromptRejected(
+                rule: "title-punctuation", detail: "the title is a phrase: remove the ending \"\(last)\"")
         }
         if language == .english {
             for (index, word) in words.enumerated() {
@@ -76,14 +80,16 @@ public enum PromptRules {
         let width = title.reduce(0) { $0 + (($1.unicodeScalars.first?.value ?? 0) >= 0x1100 ? 2 : 1) }
         guard width <= maximumTitleLength else {
             throw PromptRejected(
-                rule: "title-length", detail: "the title must fit on one line (\(maximumTitleLength) characters); shorten the action name")
+                rule: "title-length",
+                detail: "the title must fit on one line (\(maximumTitleLength) characters); shorten the action name")
         }
     }
 
     static func checkMessage(_ message: String) throws(PromptRejected) {
         guard message.count <= maximumMessageLength else {
             throw PromptRejected(
-                rule: "message-length", detail: "keep the message to \(maximumMessageLength) characters (one or two lines)")
+                rule: "message-length",
+                detail: "keep the message to \(maximumMessageLength) characters (one or two lines)")
         }
         let trimmed = message.trimmingSpaces
         guard let first = trimmed.first, let last = trimmed.last,
@@ -91,7 +97,8 @@ public enum PromptRules {
         else {
             throw PromptRejected(
                 rule: "message-sentences",
-                detail: "write short complete sentences: start with a capital letter and end with \".\", \"!\" or \"?\"")
+                detail: "write short complete sentences: start with a capital letter and end with \".\", \"!\" or \"?\""
+            )
         }
     }
 
@@ -103,7 +110,8 @@ public enum PromptRules {
         }
         guard actions[cancelIndex].label == language.cancelLabel else {
             throw PromptRejected(
-                rule: "cancel-label", detail: "label the cancel button \"\(language.cancelLabel)\", not \"\(actions[cancelIndex].label)\"")
+                rule: "cancel-label",
+                detail: "label the cancel button \"\(language.cancelLabel)\", not \"\(actions[cancelIndex].label)\"")
         }
         guard cancelIndex == 0 else {
             throw PromptRejected(rule: "cancel-position", detail: "put Cancel on the left, as the first action")
@@ -113,22 +121,28 @@ public enum PromptRules {
         guard roles.contains(operationRole) else {
             throw PromptRejected(rule: "operation-missing", detail: "offer the \(operation) the intent proposes")
         }
-        let allowed: [[Role]] = [[.cancel, .undo], [.cancel, .redo], [.cancel, .undo, .redo], [.cancel, .redo, .undo]]
+        let allowed: [[Role]] = [
+            [.cancel, .undo], [.cancel, .redo], [.cancel, .undo, .redo], [.cancel, .redo, .undo],
+        ]
         guard allowed.contains(roles) else {
             throw PromptRejected(
                 rule: "button-count",
-                detail: "use two buttons (Cancel and the operation), or three when offering both undo and redo; found \(roles.count)")
+                detail:
+                    "use two buttons (Cancel and the operation), or three when offering both undo and redo; found \(roles.count)"
+            )
         }
         for action in actions where language.yesNoLabels.contains(action.label.lowercased()) {
             throw PromptRejected(
-                rule: "yes-no-label", detail: "avoid \"\(action.label)\": label the button with what it does, such as \"Undo\"")
+                rule: "yes-no-label",
+                detail: "avoid \"\(action.label)\": label the button with what it does, such as \"Undo\"")
         }
         if actions.contains(where: \.destructive) {
             guard actions[cancelIndex].preferred, !actions[cancelIndex].destructive,
                 actions.filter(\.preferred).count == 1
             else {
                 throw PromptRejected(
-                    rule: "destructive-default", detail: "with a destructive action, make Cancel the one default button")
+                    rule: "destructive-default", detail: "with a destructive action, make Cancel the one default button"
+                )
             }
         }
     }
@@ -154,7 +168,8 @@ public enum PromptComposer {
         var actions = [
             PromptAction(role: .cancel, label: language.cancelLabel, preferred: destructive),
             PromptAction(
-                role: operation == .undo ? .undo : .redo, label: language.actionLabel(operation), destructive: destructive),
+                role: operation == .undo ? .undo : .redo, label: language.actionLabel(operation),
+                destructive: destructive),
         ]
         if alsoOffer != nil {
             let other: Operation = operation == .undo ? .redo : .undo

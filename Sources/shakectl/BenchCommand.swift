@@ -49,19 +49,22 @@ struct Bench: AsyncParsableCommand {
             let build = "release"
         #endif
         guard Self.allocationCounterWorks() else {
-            throw ValidationError("The malloc interposer counted none of 1,000 known allocations, so allocation figures would be "
-                + "meaningless. Run the shakectl binary built by this package (it links libMallocInterposerSwift).")
+            throw ValidationError(
+                "The malloc interposer counted none of 1,000 known allocations, so allocation figures would be "
+                    + "meaningless. Run the shakectl binary built by this package (it links libMallocInterposerSwift).")
         }
         let samples = loadSamples()
-        printError("benchmarking \(DetectorKind.allCases.count) detectors on \(samples.count) samples, \(runs) runs each")
+        printError(
+            "benchmarking \(DetectorKind.allCases.count) detectors on \(samples.count) samples, \(runs) runs each")
         var results: [Result] = []
         for kind in DetectorKind.allCases {
             let runsNs = (0..<runs).map { _ in timePerSample(kind.make(), samples) }
             let allocations = allocationsPerSample(kind.make(), samples)
-            results.append(Result(
-                detector: kind.rawValue, nsPerSample: rounded(percentile(runsNs, 50)!, 2),
-                nsPerSampleRuns: runsNs.map { rounded($0, 2) }, allocationsPerSample: allocations,
-                samples: samples.count, build: build))
+            results.append(
+                Result(
+                    detector: kind.rawValue, nsPerSample: rounded(percentile(runsNs, 50)!, 2),
+                    nsPerSampleRuns: runsNs.map { rounded($0, 2) }, allocationsPerSample: allocations,
+                    samples: samples.count, build: build))
         }
         let base = results.first { $0.detector == DetectorKind.shaked.rawValue }?.nsPerSample ?? 1
         for r in results {
@@ -69,8 +72,10 @@ struct Bench: AsyncParsableCommand {
                 print(encodeJSONLine(r))
             } else {
                 let spread = "\(decimal(r.nsPerSampleRuns.min()!, 1))-\(decimal(r.nsPerSampleRuns.max()!, 1))"
-                print(pad(r.detector, 10, left: true) + pad(decimal(r.nsPerSample, 1), 8) + " ns/sample (runs \(spread), "
-                    + "\(decimal(r.nsPerSample / base, 2))x shaked)  " + "\(decimal(r.allocationsPerSample, 4)) allocations/sample")
+                print(
+                    pad(r.detector, 10, left: true) + pad(decimal(r.nsPerSample, 1), 8) + " ns/sample (runs \(spread), "
+                        + "\(decimal(r.nsPerSample / base, 2))x shaked)  "
+                        + "\(decimal(r.allocationsPerSample, 4)) allocations/sample")
             }
         }
     }

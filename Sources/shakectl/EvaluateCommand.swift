@@ -87,7 +87,9 @@ struct EvaluationTable {
 
     func printHeader() {
         guard format == .text else { return }
-        print(pad("trace", 44, left: true) + pad("detector", 10, left: true) + " hits/lab   FP  recall  prec.    F1  FP/h  lat50  lat95")
+        print(
+            pad("trace", 44, left: true) + pad("detector", 10, left: true)
+                + " hits/lab   FP  recall  prec.    F1  FP/h  lat50  lat95")
     }
 
     func printTrace(_ name: String, scores: [(kind: DetectorKind, score: Score)], duration: Double) {
@@ -108,7 +110,8 @@ struct EvaluationTable {
                 precision: rounded(score.precision), f1: rounded(score.f1),
                 falsePositivesPerHour: rounded(score.falsePositivesPerHour, 2),
                 unlabelledHours: rounded(score.unlabelledSeconds / 3600, 4),
-                latencyMedian: score.medianLatency.map { rounded($0) }, latencyP95: score.p95Latency.map { rounded($0) })
+                latencyMedian: score.medianLatency.map { rounded($0) }, latencyP95: score.p95Latency.map { rounded($0) }
+            )
             print(encodeJSONLine(row))
         case .text:
             let latency = { (v: Double?) in v.map { decimal($0, 3) } ?? "-" }

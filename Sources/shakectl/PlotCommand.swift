@@ -38,14 +38,17 @@ struct Plot: AsyncParsableCommand {
         let run: TraceRun
         let samples: [Sample]
         do {
-            run = try TraceRun.run(path: trace, detectors: DetectorKind.allCases, sensitivity: sensitivity, needLabels: hasLabels)
+            run = try TraceRun.run(
+                path: trace, detectors: DetectorKind.allCases, sensitivity: sensitivity, needLabels: hasLabels)
             samples = try TraceReader(path: trace).readAll()
         } catch {
             throw ValidationError(error.description)
         }
         let svg = TracePlot(run: run, samples: samples, width: Double(width)).render()
         do { try svg.write(toFile: output, atomically: true, encoding: .utf8) } catch {
-            throw ValidationError("\(output): cannot write the SVG (\(error.localizedDescription)); check the folder exists and is writable.")
+            throw ValidationError(
+                "\(output): cannot write the SVG (\(error.localizedDescription)); check the folder exists and is writable."
+            )
         }
         let counts = run.events.map { "\($0.kind.rawValue) \($0.events.count)" }.joined(separator: ", ")
         printError("wrote \(output): \(samples.count) samples; detections: \(counts)")

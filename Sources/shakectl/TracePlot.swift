@@ -37,7 +37,8 @@ struct TracePlot {
 
             """
         for label in run.labels {
-            svg += "<rect x=\(q(px(label.start))) y=\(q(margin.top)) width=\(q(max(1, px(label.end) - px(label.start)))) "
+            svg +=
+                "<rect x=\(q(px(label.start))) y=\(q(margin.top)) width=\(q(max(1, px(label.end) - px(label.start)))) "
                 + "height=\(q(plotHeight + 30 + lanes * laneHeight)) fill=\"#ffe08a\" opacity=\"0.55\"><title>labelled shake "
                 + "\(decimal(label.start, 2))-\(decimal(label.end, 2)) s</title></rect>\n"
         }
@@ -52,12 +53,15 @@ struct TracePlot {
             let y = margin.top + plotHeight + 30 + Double(lane) * laneHeight
             let color = Self.markerColors[lane % Self.markerColors.count]
             svg += "<text x=\"4\" y=\(q(y + 15))>\(entry.kind.rawValue)</text>\n"
-            svg += "<line x1=\(q(left)) y1=\(q(y + laneHeight - 2)) x2=\(q(right)) y2=\(q(y + laneHeight - 2)) stroke=\"#ddd\"/>\n"
+            svg +=
+                "<line x1=\(q(left)) y1=\(q(y + laneHeight - 2)) x2=\(q(right)) y2=\(q(y + laneHeight - 2)) stroke=\"#ddd\"/>\n"
             for event in entry.events {
                 let x = px(run.seconds(event.recognized))
-                svg += "<line x1=\(q(x)) y1=\(q(margin.top)) x2=\(q(x)) y2=\(q(margin.top + plotHeight)) stroke=\"\(color)\" "
+                svg +=
+                    "<line x1=\(q(x)) y1=\(q(margin.top)) x2=\(q(x)) y2=\(q(margin.top + plotHeight)) stroke=\"\(color)\" "
                     + "stroke-dasharray=\"3,3\" opacity=\"0.6\"/>\n"
-                svg += "<path d=\"M\(q1(x)) \(q1(y + 3)) l6 8 l-6 8 l-6 -8 z\" fill=\"\(color)\"><title>\(entry.kind.rawValue) at "
+                svg +=
+                    "<path d=\"M\(q1(x)) \(q1(y + 3)) l6 8 l-6 8 l-6 -8 z\" fill=\"\(color)\"><title>\(entry.kind.rawValue) at "
                     + "\(decimal(run.seconds(event.recognized), 2)) s</title></path>\n"
             }
         }
@@ -95,22 +99,26 @@ struct TracePlot {
     private func axes(
         low: Double, high: Double, duration: Double, px: (Double) -> Double, py: (Double) -> Double
     ) -> String {
-        var out = "<rect x=\(q(margin.left)) y=\(q(margin.top)) width=\(q(width - margin.left - margin.right)) "
+        var out =
+            "<rect x=\(q(margin.left)) y=\(q(margin.top)) width=\(q(width - margin.left - margin.right)) "
             + "height=\(q(plotHeight)) fill=\"none\" stroke=\"#999\"/>\n"
         let step = niceStep(high - low, ticks: 8)
         var v = (low / step).rounded(.up) * step
         while v <= high {
-            out += "<line x1=\(q(margin.left)) y1=\(q(py(v))) x2=\(q(width - margin.right)) y2=\(q(py(v))) stroke=\"#eee\"/>"
+            out +=
+                "<line x1=\(q(margin.left)) y1=\(q(py(v))) x2=\(q(width - margin.right)) y2=\(q(py(v))) stroke=\"#eee\"/>"
             out += "<text x=\(q(margin.left - 6)) y=\(q(py(v) + 4)) text-anchor=\"end\">\(Int(v))</text>\n"
             v += step
         }
         let tstep = niceStep(duration, ticks: 12)
         var t = 0.0
         while t <= duration + 1e-9 {
-            out += "<text x=\(q(px(t))) y=\(q(margin.top + plotHeight + 16)) text-anchor=\"middle\">\(decimal(t, tstep < 1 ? 1 : 0))</text>\n"
+            out +=
+                "<text x=\(q(px(t))) y=\(q(margin.top + plotHeight + 16)) text-anchor=\"middle\">\(decimal(t, tstep < 1 ? 1 : 0))</text>\n"
             t += tstep
         }
-        out += "<text x=\"14\" y=\(q(margin.top + plotHeight / 2)) transform=\"rotate(-90 14 \(Int(margin.top + plotHeight / 2)))\" "
+        out +=
+            "<text x=\"14\" y=\(q(margin.top + plotHeight / 2)) transform=\"rotate(-90 14 \(Int(margin.top + plotHeight / 2)))\" "
             + "text-anchor=\"middle\">m/s²</text>\n"
         return out
     }
@@ -123,7 +131,8 @@ struct TracePlot {
             out += "<text x=\(q(x + 24)) y=\"22\">\(escape(name))</text>\n"
             x += 60
         }
-        return out + "<rect x=\(q(x)) y=\"10\" width=\"16\" height=\"14\" fill=\"#ffe08a\"/><text x=\(q(x + 20)) y=\"22\">label</text>\n"
+        return out
+            + "<rect x=\(q(x)) y=\"10\" width=\"16\" height=\"14\" fill=\"#ffe08a\"/><text x=\(q(x + 20)) y=\"22\">label</text>\n"
     }
 
     private func niceStep(_ span: Double, ticks: Double) -> Double {

@@ -6,9 +6,11 @@ import Traces
 /// The baselines reproduce the published behaviour they stand for.
 @Suite struct BaselineTests {
     /// Counts from ../shared/notes/shake-detection.md: 55 s of walking and 81 s of running.
-    @Test("baselines fire as often as reported on walking and running", arguments: [
-        (DetectorKind.seismic, 136, 145), (.qtShake, 8, 14), (.qtShake2, 9, 3),
-    ])
+    @Test(
+        "baselines fire as often as reported on walking and running",
+        arguments: [
+            (DetectorKind.seismic, 136, 145), (.qtShake, 8, 14), (.qtShake2, 9, 3),
+        ])
     func publishedCounts(kind: DetectorKind, walking: Int, running: Int) throws {
         let walk = try TraceReader(path: TestPaths.trace("pebble_walk_100_heather_1")).readAll()
         let run = try TraceReader(path: TestPaths.trace("pebble_run_200")).readAll()

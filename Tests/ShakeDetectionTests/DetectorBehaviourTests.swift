@@ -56,9 +56,11 @@ import Traces
         #expect(detect(samples, with: ShakeDetector()).count == 1)
     }
 
-    @Test("single transients are ignored", arguments: [
-        ("one flick (there and back)", 1.5 / 4.0), ("a tap", 0.06), ("a slam", 0.2),
-    ])
+    @Test(
+        "single transients are ignored",
+        arguments: [
+            ("one flick (there and back)", 1.5 / 4.0), ("a tap", 0.06), ("a slam", 0.2),
+        ])
     func transients(name: String, duration: Double) {
         let samples = Motion.shake(rate: 100, frequency: 4, amplitude: 35, duration: duration)
         #expect(detect(samples, with: ShakeDetector()).isEmpty, "\(name)")
@@ -88,9 +90,11 @@ import Traces
         #expect(events.count == 1)
     }
 
-    @Test("configuration checks name the setting at fault", arguments: [
-        "strokeThreshold", "reversals", "halfPeriod", "linearity", "maximumHoldoff",
-    ])
+    @Test(
+        "configuration checks name the setting at fault",
+        arguments: [
+            "strokeThreshold", "reversals", "halfPeriod", "linearity", "maximumHoldoff",
+        ])
     func configurationValidation(key: String) {
         var configuration = ShakeDetectorConfiguration()
         #expect(throws: Never.self) { try configuration.validate() }

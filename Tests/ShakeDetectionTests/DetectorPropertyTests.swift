@@ -7,8 +7,10 @@ import Traces
 /// Properties the detector must have whatever the recording: invariance to orientation and
 /// sample rate, silence on gravity and noise, determinism.
 @Suite struct DetectorPropertyTests {
-    static let shakeTraces = ["qt_shake_left", "qt_shake_right", "qt_shake2_a", "spliced_dev_02_qt_negs",
-                              "spliced_dev_09_pebble_driving_2"]
+    static let shakeTraces = [
+        "qt_shake_left", "qt_shake_right", "qt_shake2_a", "spliced_dev_02_qt_negs",
+        "spliced_dev_09_pebble_driving_2",
+    ]
 
     static let rotations: [(String, [[Double]])] = [
         ("90° about z", Motion.rotation(axis: (0, 0, 1), angle: .pi / 2)),
@@ -59,7 +61,8 @@ import Traces
         // 0.5 m/s² RMS is several times the noise of a phone accelerometer.
         let samples = Motion.rest(seconds: 120, rate: rate, direction: (0.3, -0.5, 0.8), noise: 0.5, seed: 7)
         for sensitivity in Sensitivity.allCases {
-            #expect(detect(samples, with: ShakeDetector(sensitivity: sensitivity)).isEmpty, "\(sensitivity) at \(rate) Hz")
+            #expect(
+                detect(samples, with: ShakeDetector(sensitivity: sensitivity)).isEmpty, "\(sensitivity) at \(rate) Hz")
         }
     }
 

@@ -8,8 +8,10 @@ import Traces
 /// exact files it was developed on.
 @Suite struct SplicedVariationTests {
     static let shakes = ["qt_shake2_a", "qt_shake_left", "qt_shake_right"]
-    static let hosts = ["pebble_walk_100_heather_1", "pebble_run_200", "pebble_driving_1", "pebble_washing_up_2",
-                        "pebble_walk_200_pbl_25669_7", "pebble_running_100", "pebble_hand_swings_at_side"]
+    static let hosts = [
+        "pebble_walk_100_heather_1", "pebble_run_200", "pebble_driving_1", "pebble_washing_up_2",
+        "pebble_walk_200_pbl_25669_7", "pebble_running_100", "pebble_hand_swings_at_side",
+    ]
 
     /// The dynamic part of a labelled real shake (gravity from the 0.5 s before removed), with 0.2 s margins.
     static func dynamicShake(_ name: String) throws -> (samples: [Sample], interval: LabelledInterval) {
@@ -17,11 +19,15 @@ import Traces
         let label = try #require(try Labels.read(path: Labels.path(forTrace: TestPaths.trace(name))).first)
         let before = samples.filter { $0.seconds >= label.start - 0.5 && $0.seconds < label.start }
         let n = Double(before.count)
-        let g = (before.reduce(0) { $0 + $1.x } / n, before.reduce(0) { $0 + $1.y } / n, before.reduce(0) { $0 + $1.z } / n)
+        let g = (
+            before.reduce(0) { $0 + $1.x } / n, before.reduce(0) { $0 + $1.y } / n, before.reduce(0) { $0 + $1.z } / n
+        )
         let part = samples.filter { $0.seconds >= label.start - 0.2 && $0.seconds <= label.end + 0.2 }
         let t0 = part[0].timestamp
-        return (part.map { Sample(timestamp: $0.timestamp - t0, x: $0.x - g.0, y: $0.y - g.1, z: $0.z - g.2) },
-                LabelledInterval(start: 0.2, end: label.end - label.start + 0.2))
+        return (
+            part.map { Sample(timestamp: $0.timestamp - t0, x: $0.x - g.0, y: $0.y - g.1, z: $0.z - g.2) },
+            LabelledInterval(start: 0.2, end: label.end - label.start + 0.2)
+        )
     }
 
     @Test("shakes rotated, scaled 0.6-1.1 and stretched 0.8-1.25 into everyday motion are recognized")
@@ -31,23 +37,33 @@ import Traces
         var trials = 0
         var latencies: [Double] = []
         for trial in 0..<42 {
-            let host = Motion.resample(try TraceReader(path: TestPaths.trace(Self.hosts[trial % Self.hosts.count])).readAll(), rate: 50)
+            let host = Motion.resample(
+                try TraceReader(path: TestPaths.trace(Self.hosts[trial % Self.hosts.count])).readAll(), rate: 50)
             let (shake, interval) = try Self.dynamicShake(Self.shakes[Int(random.next() * 3)])
             let scale = 0.6 + 0.5 * random.next()
             let stretch = 0.8 + 0.45 * random.next()
             let rotation = Motion.rotation(
                 axis: (random.gaussian(), random.gaussian(), random.gaussian()), angle: 2 * .pi * random.next())
             let stretched = Motion.resample(
-                shake.map { Sample(timestamp: Int64(Double($0.timestamp) * stretch), x: $0.x * scale, y: $0.y * scale, z: $0.z * scale) },
+                shake.map {
+                    Sample(
+                        timestamp: Int64(Double($0.timestamp) * stretch), x: $0.x * scale, y: $0.y * scale,
+                        z: $0.z * scale)
+                },
                 rate: 50)
             let turned = Motion.rotate(stretched, by: rotation)
             // Insert at a random point at least 2 s from either end; host gravity under the shake.
             let at = 100 + Int(random.next() * Double(host.count - 300))
             let before = host[max(0, at - 25)..<at]
             let n = Double(before.count)
-            let g = (before.reduce(0) { $0 + $1.x } / n, before.reduce(0) { $0 + $1.y } / n, before.reduce(0) { $0 + $1.z } / n)
+            let g = (
+                before.reduce(0) { $0 + $1.x } / n, before.reduce(0) { $0 + $1.y } / n,
+                before.reduce(0) { $0 + $1.z } / n
+            )
             let clip = { (v: Double) in max(-39.24, min(39.24, v)) }
-            let block = turned.map { Sample(timestamp: 0, x: clip(g.0 + $0.x), y: clip(g.1 + $0.y), z: clip(g.2 + $0.z)) }
+            let block = turned.map {
+                Sample(timestamp: 0, x: clip(g.0 + $0.x), y: clip(g.1 + $0.y), z: clip(g.2 + $0.z))
+            }
             let joined = (Array(host[..<at]) + block + Array(host[at...])).enumerated().map {
                 Sample(timestamp: Int64($0.offset) * 20_000_000, x: $0.element.x, y: $0.element.y, z: $0.element.z)
             }

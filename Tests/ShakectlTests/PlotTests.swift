@@ -7,15 +7,18 @@ import Testing
     static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    @Test("the SVG renders in headless Chromium and the screenshot is not blank",
-          .enabled(if: chromium != nil, "needs Chromium (apt-get install chromium); .ci/run installs it"))
+    @Test(
+        "the SVG renders in headless Chromium and the screenshot is not blank",
+        .enabled(if: chromium != nil, "needs Chromium (apt-get install chromium); .ci/run installs it"))
     func renderInBrowser() throws {
         let dir = try TestPaths.temporaryDirectory()
         let svg = dir.appendingPathComponent("plot.svg").path
         let png = dir.appendingPathComponent("plot.png").path
-        let plot = try runProcess(TestPaths.binary("shakectl"), [
-            "plot", TestPaths.trace("spliced_dev_03_pebble_walk_100_heather_1"), "-o", svg, "--width", "1000",
-        ])
+        let plot = try runProcess(
+            TestPaths.binary("shakectl"),
+            [
+                "plot", TestPaths.trace("spliced_dev_03_pebble_walk_100_heather_1"), "-o", svg, "--width", "1000",
+            ])
         #expect(plot.status == 0, "\(plot.stderr)")
         let text = try String(contentsOfFile: svg, encoding: .utf8)
         #expect(text.hasPrefix("<svg"))
@@ -23,12 +26,15 @@ import Testing
         #expect(text.components(separatedBy: "<title>labelled shake").count - 1 == 3, "three shaded labels")
         #expect(text.contains("shaked at"))
 
-        let shot = try runProcess(Self.chromium!, [
-            "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--screenshot=\(png)",
-            "--window-size=1000,600", "file://\(svg)",
-        ], environment: ["HOME": dir.path, "PATH": "/usr/bin:/bin"])
+        let shot = try runProcess(
+            Self.chromium!,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--screenshot=\(png)",
+                "--window-size=1000,600", "file://\(svg)",
+            ], environment: ["HOME": dir.path, "PATH": "/usr/bin:/bin"])
         #expect(shot.status == 0, "\(shot.stderr)")
-        let stats = try runProcess("/usr/bin/env", ["python3", TestPaths.packageRoot.appendingPathComponent("scripts/png-stats.py").path, png])
+        let stats = try runProcess(
+            "/usr/bin/env", ["python3", TestPaths.packageRoot.appendingPathComponent("scripts/png-stats.py").path, png])
         #expect(stats.status == 0, "\(stats.stderr)")
         let fields = stats.stdout.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
         try #require(fields.count == 2, "png-stats prints 'inked-fraction distinct-colours': \(stats.stdout)")

@@ -13,11 +13,13 @@ import Traces
 
     @Test("detect --format json prints one object per shake with onset and recognized in trace seconds")
     func detectJSON() throws {
-        let result = try runProcess(shakectl, ["detect", TestPaths.trace("spliced_dev_03_pebble_walk_100_heather_1"), "--format", "json"])
+        let result = try runProcess(
+            shakectl, ["detect", TestPaths.trace("spliced_dev_03_pebble_walk_100_heather_1"), "--format", "json"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 3)
-        let labels = try Labels.read(path: Labels.path(forTrace: TestPaths.trace("spliced_dev_03_pebble_walk_100_heather_1")))
+        let labels = try Labels.read(
+            path: Labels.path(forTrace: TestPaths.trace("spliced_dev_03_pebble_walk_100_heather_1")))
         for (line, label) in zip(lines, labels) {
             let object = try json(line)
             let onset = try #require(object["onset"] as? Double)
@@ -30,7 +32,8 @@ import Traces
 
     @Test("detect runs every detector by name", arguments: ["shaked", "seismic", "qt-shake", "qt-shake2"])
     func detectors(name: String) throws {
-        let result = try runProcess(shakectl, ["detect", TestPaths.trace("qt_shake_left"), "--detector", name, "--format", "json"])
+        let result = try runProcess(
+            shakectl, ["detect", TestPaths.trace("qt_shake_left"), "--detector", name, "--format", "json"])
         #expect(result.status == 0)
         let first = try json(try #require(result.stdout.split(separator: "\n").first))
         #expect(first["detector"] as? String == name)
@@ -65,7 +68,8 @@ import Traces
 
     @Test("evaluate text output has a header, rows and totals")
     func evaluateText() throws {
-        let result = try runProcess(shakectl, ["evaluate", TestPaths.trace("qt_shake_left"), "--detector", "shaked", "--detector", "seismic"])
+        let result = try runProcess(
+            shakectl, ["evaluate", TestPaths.trace("qt_shake_left"), "--detector", "shaked", "--detector", "seismic"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("recall"))
         #expect(result.stdout.contains("TOTAL (1 traces)"))
@@ -81,9 +85,11 @@ import Traces
         #expect(b.status != 0 && b.stderr.contains("no such file or folder"))
     }
 
-    @Test("--help explains each command", arguments: [
-        ("detect", "onset"), ("evaluate", "false positive"), ("plot", "SVG"), ("bench", "allocations"),
-    ])
+    @Test(
+        "--help explains each command",
+        arguments: [
+            ("detect", "onset"), ("evaluate", "false positive"), ("plot", "SVG"), ("bench", "allocations"),
+        ])
     func help(command: String, mentions: String) throws {
         let result = try runProcess(shakectl, [command, "--help"])
         #expect(result.status == 0)

@@ -46,7 +46,9 @@ public struct ProcessResult: Sendable {
 }
 
 /// Runs a program with arguments, without a shell, and waits for it.
-public func runProcess(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws -> ProcessResult {
+public func runProcess(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws
+    -> ProcessResult
+{
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
@@ -93,7 +95,9 @@ public enum Motion {
     ) -> [Sample] {
         var random = Random(seed: seed)
         let n = (direction.0 * direction.0 + direction.1 * direction.1 + direction.2 * direction.2).squareRoot()
-        let g = (direction.0 / n * standardGravity, direction.1 / n * standardGravity, direction.2 / n * standardGravity)
+        let g = (
+            direction.0 / n * standardGravity, direction.1 / n * standardGravity, direction.2 / n * standardGravity
+        )
         return (0..<Int(seconds * rate)).map { i in
             Sample(
                 seconds: Double(i) / rate, x: g.0 + noise * random.gaussian(), y: g.1 + noise * random.gaussian(),
@@ -127,8 +131,9 @@ public enum Motion {
             let b = samples[min(j + 1, samples.count - 1)]
             let span = b.seconds - a.seconds
             let f = span > 0 ? (t - a.seconds) / span : 0
-            out.append(Sample(
-                seconds: t, x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f, z: a.z + (b.z - a.z) * f))
+            out.append(
+                Sample(
+                    seconds: t, x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f, z: a.z + (b.z - a.z) * f))
             t += 1 / rate
         }
         return out

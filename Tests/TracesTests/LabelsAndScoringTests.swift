@@ -1,14 +1,17 @@
 import Foundation
+import ShakeDetection
 import TestSupport
 import Testing
 import Traces
 
 /// Labels files, and the rules that turn detections into hits and false positives.
 @Suite struct LabelsAndScoringTests {
-    @Test("bad labels name the line and the problem", arguments: [
-        ("1.0,2.0\n", 1, "expected"), ("1.0 2.0\n3.0\n", 2, "expected"), ("2.0 1.0\n", 1, "not before"),
-        ("1.0 2.0\n1.5 3.0\n", 2, "overlaps"), ("-1 2\n", 1, "start ≥ 0"), ("1 nan\n", 1, "finite"),
-    ])
+    @Test(
+        "bad labels name the line and the problem",
+        arguments: [
+            ("1.0,2.0\n", 1, "expected"), ("1.0 2.0\n3.0\n", 2, "expected"), ("2.0 1.0\n", 1, "not before"),
+            ("1.0 2.0\n1.5 3.0\n", 2, "overlaps"), ("-1 2\n", 1, "start ≥ 0"), ("1 nan\n", 1, "finite"),
+        ])
     func badLabels(text: String, line: Int, mentions: String) {
         do {
             _ = try Labels.parse(text, path: "x.labels")
@@ -44,13 +47,15 @@ import Traces
 
     static let intervals = [LabelledInterval(start: 10, end: 11), LabelledInterval(start: 20, end: 21.5)]
 
-    @Test("hits fall in [start, end + 0.5 s]; one hit per interval; the rest are false positives", arguments: [
-        ([10.4, 20.2], 2, 0),  // one each
-        ([9.99, 11.5, 22.1], 1, 2),  // just before (FP), at the grace edge (hit), past the grace (FP)
-        ([10.2, 10.6], 1, 1),  // a second detection for the same interval is a false positive
-        ([], 0, 0),
-        ([5, 15, 30], 0, 3),
-    ])
+    @Test(
+        "hits fall in [start, end + 0.5 s]; one hit per interval; the rest are false positives",
+        arguments: [
+            ([10.4, 20.2], 2, 0),  // one each
+            ([9.99, 11.5, 22.1], 1, 2),  // just before (FP), at the grace edge (hit), past the grace (FP)
+            ([10.2, 10.6], 1, 1),  // a second detection for the same interval is a false positive
+            ([], 0, 0),
+            ([5, 15, 30], 0, 3),
+        ])
     func matching(detections: [Double], hits: Int, falsePositives: Int) {
         let score = Score.match(detections: detections, labels: Self.intervals, duration: 100)
         #expect(score.hits == hits)
@@ -98,5 +103,3 @@ import Traces
         }
     }
 }
-
-import ShakeDetection

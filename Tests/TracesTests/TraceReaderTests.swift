@@ -15,7 +15,10 @@ import Traces
         ("infinity", "t,x,y,z\n0,0,0,inf\n", .notFinite, 2, "z is inf"),
         ("huge number", "t,x,y,z\n0,0,0,9.8\n0.02,1e300,0,9.8\n", .outOfRange, 3, "out of range"),
         ("huge time", "t,x,y,z\n1e18,0,0,9.8\n", .outOfRange, 2, "t = 1e18"),
-        ("time going backwards", "t,x,y,z\n0,0,0,9.8\n0.04,0,0,9.8\n0.02,0,0,9.8\n", .timeNotIncreasing, 4, "does not increase"),
+        (
+            "time going backwards", "t,x,y,z\n0,0,0,9.8\n0.04,0,0,9.8\n0.02,0,0,9.8\n", .timeNotIncreasing, 4,
+            "does not increase"
+        ),
         ("repeated time", "t,x,y,z\n0,0,0,9.8\n0,0,0,9.8\n", .timeNotIncreasing, 3, "strictly increasing"),
         ("blank line", "t,x,y,z\n0,0,0,9.8\n\n0.02,0,0,9.8\n", .badFieldCount, 3, "blank line"),
         ("quoted field", "t,x,y,z\n\"0\",0,0,9.8\n", .badNumber, 2, "t is not a number"),

@@ -20,8 +20,10 @@ import Testing
         try #require(lines.count == 2)
         #expect(lines[0] == "io.shaked.Undo")
         let members = Set(lines[1].split(separator: " ").map(String.init))
-        for method in ["Subscribe", "SetContext", "AnswerIntent", "Choose", "ReportResult", "RequestIntent", "GetStatus",
-                       "Monitor", "RegisterAgent", "PromptRejected"] {
+        for method in [
+            "Subscribe", "SetContext", "AnswerIntent", "Choose", "ReportResult", "RequestIntent", "GetStatus",
+            "Monitor", "RegisterAgent", "PromptRejected",
+        ] {
             #expect(members.contains(method), "\(method)")
         }
     }
@@ -29,9 +31,11 @@ import Testing
     @Test("every rule the rules check is documented in the interface file")
     func rulesDocumented() throws {
         let text = try String(contentsOfFile: Self.path, encoding: .utf8)
-        for rule in ["title-prefix", "title-words", "title-capitalization", "title-punctuation", "title-length",
-                     "message-sentences", "message-length", "cancel-missing", "cancel-label", "cancel-position",
-                     "button-count", "yes-no-label", "destructive-default", "operation-missing"] {
+        for rule in [
+            "title-prefix", "title-words", "title-capitalization", "title-punctuation", "title-length",
+            "message-sentences", "message-length", "cancel-missing", "cancel-label", "cancel-position",
+            "button-count", "yes-no-label", "destructive-default", "operation-missing",
+        ] {
             #expect(text.contains(rule), "\(rule)")
         }
     }

@@ -16,24 +16,58 @@ import UndoProtocol
         ("question mark", Prompt(title: "Undo Typing?", actions: [cancel, undo]), .undo, "title-punctuation"),
         ("full stop", Prompt(title: "Undo Typing.", actions: [cancel, undo]), .undo, "title-punctuation"),
         ("lower case", Prompt(title: "Undo typing", actions: [cancel, undo]), .undo, "title-capitalization"),
-        ("second word lower", Prompt(title: "Redo Address change", actions: [cancel, redo]), .redo, "title-capitalization"),
-        ("too long", Prompt(title: "Undo Supercalifragilisticexpialidocious Edits", actions: [cancel, undo]), .undo, "title-length"),
-        ("fragment message", Prompt(title: "Undo Typing", message: "your last words", actions: [cancel, undo]), .undo, "message-sentences"),
-        ("message without full stop", Prompt(title: "Undo Typing", message: "The last line goes", actions: [cancel, undo]), .undo, "message-sentences"),
-        ("long message", Prompt(title: "Undo Typing", message: String(repeating: "Words go. ", count: 13), actions: [cancel, undo]), .undo, "message-length"),
+        (
+            "second word lower", Prompt(title: "Redo Address change", actions: [cancel, redo]), .redo,
+            "title-capitalization"
+        ),
+        (
+            "too long", Prompt(title: "Undo Supercalifragilisticexpialidocious Edits", actions: [cancel, undo]), .undo,
+            "title-length"
+        ),
+        (
+            "fragment message", Prompt(title: "Undo Typing", message: "your last words", actions: [cancel, undo]),
+            .undo, "message-sentences"
+        ),
+        (
+            "message without full stop",
+            Prompt(title: "Undo Typing", message: "The last line goes", actions: [cancel, undo]), .undo,
+            "message-sentences"
+        ),
+        (
+            "long message",
+            Prompt(title: "Undo Typing", message: String(repeating: "Words go. ", count: 13), actions: [cancel, undo]),
+            .undo, "message-length"
+        ),
         ("no cancel", Prompt(title: "Undo Typing", actions: [undo]), .undo, "cancel-missing"),
-        ("cancel called Dismiss", Prompt(title: "Undo Typing", actions: [PromptAction(role: .cancel, label: "Dismiss"), undo]), .undo, "cancel-label"),
+        (
+            "cancel called Dismiss",
+            Prompt(title: "Undo Typing", actions: [PromptAction(role: .cancel, label: "Dismiss"), undo]), .undo,
+            "cancel-label"
+        ),
         ("cancel on the right", Prompt(title: "Undo Typing", actions: [undo, cancel]), .undo, "cancel-position"),
         ("operation not offered", Prompt(title: "Undo Typing", actions: [cancel, redo]), .undo, "operation-missing"),
         ("two undo buttons", Prompt(title: "Undo Typing", actions: [cancel, undo, undo]), .undo, "button-count"),
         ("four buttons", Prompt(title: "Undo Typing", actions: [cancel, undo, redo, undo]), .undo, "button-count"),
-        ("Yes label", Prompt(title: "Undo Typing", actions: [cancel, PromptAction(role: .undo, label: "Yes")]), .undo, "yes-no-label"),
-        ("destructive, undo default", Prompt(title: "Undo Delete", actions: [
-            cancel, PromptAction(role: .undo, label: "Undo", destructive: true, preferred: true),
-        ]), .undo, "destructive-default"),
-        ("destructive, no default", Prompt(title: "Undo Delete", actions: [
-            cancel, PromptAction(role: .undo, label: "Undo", destructive: true),
-        ]), .undo, "destructive-default"),
+        (
+            "Yes label", Prompt(title: "Undo Typing", actions: [cancel, PromptAction(role: .undo, label: "Yes")]),
+            .undo, "yes-no-label"
+        ),
+        (
+            "destructive, undo default",
+            Prompt(
+                title: "Undo Delete",
+                actions: [
+                    cancel, PromptAction(role: .undo, label: "Undo", destructive: true, preferred: true),
+                ]), .undo, "destructive-default"
+        ),
+        (
+            "destructive, no default",
+            Prompt(
+                title: "Undo Delete",
+                actions: [
+                    cancel, PromptAction(role: .undo, label: "Undo", destructive: true),
+                ]), .undo, "destructive-default"
+        ),
     ]
 
     @Test("a prompt that breaks a rule is refused with that rule's name", arguments: bad)
@@ -49,24 +83,43 @@ import UndoProtocol
         ("Undo Typing", Prompt(title: "Undo Typing", actions: [cancel, undo]), .undo, .english),
         ("Redo Address Change", Prompt(title: "Redo Address Change", actions: [cancel, redo]), .redo, .english),
         ("both offered", Prompt(title: "Undo Bold", actions: [cancel, undo, redo]), .undo, .english),
-        ("with a message", Prompt(title: "Undo Typing", message: "The last line returns. Nothing else changes.", actions: [cancel, undo]), .undo, .english),
-        ("destructive with Cancel default", Prompt(title: "Undo Paste", actions: [
-            PromptAction(role: .cancel, label: "Cancel", preferred: true), PromptAction(role: .undo, label: "Undo", destructive: true),
-        ]), .undo, .english),
-        ("Korean", Prompt(title: "실행 취소 입력", actions: [
-            PromptAction(role: .cancel, label: "취소"), PromptAction(role: .undo, label: "실행 취소"),
-        ]), .undo, .korean),
+        (
+            "with a message",
+            Prompt(
+                title: "Undo Typing", message: "The last line returns. Nothing else changes.", actions: [cancel, undo]),
+            .undo, .english
+        ),
+        (
+            "destructive with Cancel default",
+            Prompt(
+                title: "Undo Paste",
+                actions: [
+                    PromptAction(role: .cancel, label: "Cancel", preferred: true),
+                    PromptAction(role: .undo, label: "Undo", destructive: true),
+                ]), .undo, .english
+        ),
+        (
+            "Korean",
+            Prompt(
+                title: "실행 취소 입력",
+                actions: [
+                    PromptAction(role: .cancel, label: "취소"), PromptAction(role: .undo, label: "실행 취소"),
+                ]), .undo, .korean
+        ),
     ]
 
     @Test("prompts that follow the guidelines pass", arguments: good)
     func accepted(name: String, prompt: Prompt, operation: Operation, language: PromptLanguage) {
-        #expect(throws: Never.self, "\(name)") { try PromptRules.check(prompt, operation: operation, language: language) }
+        #expect(throws: Never.self, "\(name)") {
+            try PromptRules.check(prompt, operation: operation, language: language)
+        }
     }
 
     @Test("composed prompts always pass, in every language", arguments: PromptLanguage.allCases)
     func composed(language: PromptLanguage) throws {
         for operation in Operation.allCases {
-            for name in ["typing", "address change", "Bold", "move to front"] where name.split(separator: " ").count <= 2 {
+            for name in ["typing", "address change", "Bold", "move to front"]
+            where name.split(separator: " ").count <= 2 {
                 for destructive in [false, true] {
                     let prompt = PromptComposer.prompt(
                         operation: operation, actionName: name, language: language, destructive: destructive)

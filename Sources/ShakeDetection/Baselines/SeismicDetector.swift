@@ -17,8 +17,8 @@ public struct SeismicDetector: ShakeDetecting {
     private let maximumWindow: Int64 = 500_000_000
     private let minimumWindow: Int64 = 250_000_000
     private let minimumQueue = 4
-    private var queue = Ring<256, Entry>(filler: Entry(timestamp: 0, accelerating: false, magnitude: 0, sample: .init(timestamp: 0, x: 0, y: 0, z: 0)))
-    private var oldest = 0
+    private var queue = Ring<256, Entry>(
+        filler: Entry(timestamp: 0, accelerating: false, magnitude: 0, sample: .init(timestamp: 0, x: 0, y: 0, z: 0)))
     private var accelerating = 0
 
     /// Creates the detector at a sensitivity: high is seismic's light (11), low its hard (15).
@@ -35,12 +35,11 @@ public struct SeismicDetector: ShakeDetecting {
         accelerating = 0
     }
 
-    private var size: Int { queue.count }
-
     public mutating func process(_ sample: Sample) -> ShakeEvent? {
         let magnitude = sample.magnitude
         guard magnitude.isFinite else { return nil }
-        let entry = Entry(timestamp: sample.timestamp, accelerating: magnitude > threshold, magnitude: magnitude, sample: sample)
+        let entry = Entry(
+            timestamp: sample.timestamp, accelerating: magnitude > threshold, magnitude: magnitude, sample: sample)
         if queue.count == 256, queue[back: 255].accelerating { accelerating -= 1 }
         queue.append(entry)
         if entry.accelerating { accelerating += 1 }
