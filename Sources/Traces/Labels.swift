@@ -81,15 +81,6 @@ public enum Labels {
 
     /// The text of a labels file for these intervals.
     public static func format(_ intervals: [LabelledInterval]) -> String {
-        intervals.map { "\(formatSeconds($0.start)) \(formatSeconds($0.end))\n" }.joined()
+        intervals.map { "\(fixed($0.start, 3)) \(fixed($0.end, 3))\n" }.joined()
     }
-}
-
-/// Seconds with millisecond precision, as trace tools print them.
-func formatSeconds(_ seconds: Double) -> String {
-    let ms = Int64((seconds * 1000).rounded())
-    let sign = ms < 0 ? "-" : ""
-    let whole = abs(ms) / 1000
-    let frac = abs(ms) % 1000
-    return "\(sign)\(whole).\(String(repeating: "0", count: 3 - String(frac).count))\(frac)"
 }

@@ -43,26 +43,13 @@ struct Detect: AsyncParsableCommand {
 
     func run() async throws {
         if live { return try await runLive() }
-        var detector = detectorOptions.detector.make(sensitivity: detectorOptions.sensitivity)
-        var origin: Int64?
-        var count = 0
+        var printer = DetectionPrinter(options: detectorOptions, format: format)
         var iterator = TraceReader(path: trace ?? "").makeIterator()
         do {
-            while let sample = try iterator.nextSample() {
-                let o = origin ?? sample.timestamp
-                origin = o
-                if let event = detector.process(sample) {
-                    count += 1
-                    emit(DetectionRecord(detector: detectorOptions.detector, event: event, origin: o))
-                }
-            }
+            while let sample = try iterator.nextSample() { printer.feed(sample) }
         } catch {
             throw ValidationError(error.description)
         }
-        if format == .text && count == 0 { print("no shake recognized") }
-    }
-
-    private func emit(_ record: DetectionRecord) {
-        print(format == .json ? record.jsonLine : record.textLine)
+        printer.finish()
     }
 }

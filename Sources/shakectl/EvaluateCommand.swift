@@ -48,7 +48,7 @@ struct Evaluate: AsyncParsableCommand {
         let files: [String]
         do { files = try Corpus.traceFiles(paths) } catch { throw ValidationError(error.description) }
         var totals = kinds.map { (kind: $0, score: Score()) }
-        let table = EvaluationTable(kinds: kinds, format: format)
+        let table = EvaluationTable(format: format)
         if !summary { table.printHeader() }
         for (index, file) in files.enumerated() {
             printError("[\(index + 1)/\(files.count)] \(file)")
@@ -58,7 +58,7 @@ struct Evaluate: AsyncParsableCommand {
             }
             let scores = run.scores()
             for (i, entry) in scores.enumerated() { totals[i].score += entry.score }
-            if !summary { table.printTrace(run.name, scores: scores, duration: run.duration) }
+            if !summary { table.printTrace(run.name, scores: scores) }
         }
         table.printTotals(totals, traces: files.count)
     }
@@ -66,7 +66,6 @@ struct Evaluate: AsyncParsableCommand {
 
 /// Prints evaluation rows as aligned text or JSON lines.
 struct EvaluationTable {
-    let kinds: [DetectorKind]
     let format: OutputFormat
 
     private struct Row: Codable {
@@ -92,7 +91,7 @@ struct EvaluationTable {
                 + " hits/lab   FP  recall  prec.    F1  FP/h  lat50  lat95")
     }
 
-    func printTrace(_ name: String, scores: [(kind: DetectorKind, score: Score)], duration: Double) {
+    func printTrace(_ name: String, scores: [(kind: DetectorKind, score: Score)]) {
         for (kind, score) in scores { emit(trace: name, kind: kind, score: score, total: false) }
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ShakeDetection
 
 extension DetectorKind: ExpressibleByArgument {}
@@ -23,12 +24,5 @@ struct DetectorOptions: ParsableArguments {
 
 /// Writes a line to standard error (progress and diagnostics never mix with results).
 func printError(_ text: String) {
-    var stream = StandardError()
-    print(text, to: &stream)
-}
-
-struct StandardError: TextOutputStream {
-    mutating func write(_ string: String) {
-        FileHandleOutput.stderr(string)
-    }
+    FileHandle.standardError.write(Data((text + "\n").utf8))
 }

@@ -1,13 +1,6 @@
 import Foundation
 import ShakeDetection
 
-/// Plain-text output helpers that do not depend on the locale.
-enum FileHandleOutput {
-    static func stderr(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
-    }
-}
-
 /// One detection as `detect` prints it in JSON: times are seconds on the trace's own `t` axis
 /// (or from the start of a live run).
 struct DetectionRecord: Codable {
@@ -38,6 +31,37 @@ struct DetectionRecord: Codable {
     var textLine: String {
         "\(detector): shake recognized at \(decimal(recognized, 3)) s (onset \(decimal(onset, 3)) s, "
             + "\(reversals) reversals, peak \(decimal(peak, 1)) m/s², along \(direction == "positive" ? "+" : "-")\(axis))"
+    }
+}
+
+/// Runs one detector over samples in time order and prints each shake it recognizes, as
+/// `detect` does for a file and for a live sensor alike.
+struct DetectionPrinter {
+    private var detector: any ShakeDetecting
+    private let kind: DetectorKind
+    private let format: OutputFormat
+    private var origin: Int64?
+    private var count = 0
+
+    init(options: DetectorOptions, format: OutputFormat) {
+        detector = options.detector.make(sensitivity: options.sensitivity)
+        kind = options.detector
+        self.format = format
+    }
+
+    /// Feeds a sample; times are printed relative to the first sample fed.
+    mutating func feed(_ sample: Sample) {
+        let o = origin ?? sample.timestamp
+        origin = o
+        guard let event = detector.process(sample) else { return }
+        count += 1
+        let record = DetectionRecord(detector: kind, event: event, origin: o)
+        print(format == .json ? record.jsonLine : record.textLine)
+    }
+
+    /// Says so in text mode when nothing was recognized.
+    func finish() {
+        if format == .text && count == 0 { print("no shake recognized") }
     }
 }
 
