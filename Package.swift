@@ -8,11 +8,17 @@ let package = Package(
         .library(name: "ShakeDetection", targets: ["ShakeDetection"]),
         .library(name: "Traces", targets: ["Traces"]),
         .library(name: "UndoProtocol", targets: ["UndoProtocol"]),
+        .library(name: "ShakeClient", targets: ["ShakeClient"]),
+        .executable(name: "shaked", targets: ["shaked"]),
         .executable(name: "shakectl", targets: ["shakectl"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // The pure shake detector: samples in, events out. Standard library only.
@@ -24,13 +30,52 @@ let package = Package(
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // Real accelerometers: discovery and hotplug through libudev, reading through libiio.
         .target(name: "IIOSensors", dependencies: ["ShakeDetection", "CIIO", "CUdev"]),
-        // The varlink interface io.shaked.Undo, its messages, and the guideline checks on prompts.
-        .target(name: "UndoProtocol", exclude: ["io.shaked.Undo.varlink"]),
+        // Synthetic motion (rest, hand tremor, walking, shakes) for --demo, benchmarks and tests.
+        .target(name: "SyntheticMotion", dependencies: ["ShakeDetection"]),
+        // The varlink interfaces, their messages, the NUL framing, and the guideline checks on prompts.
+        .target(
+            name: "UndoProtocol",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio")],
+            exclude: ["io.shaked.Undo.varlink", "io.shaked.Demo.varlink"]),
+        // The daemon's logic: intent state machine, routing, permissions, the varlink server, sensor on demand.
+        .target(
+            name: "ShakeService",
+            dependencies: [
+                "ShakeDetection", "UndoProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
+        // /etc/shaked/shaked.conf and its drop-ins: reading, layering, validation with named keys and lines.
+        .target(
+            name: "ShakedConfiguration",
+            dependencies: ["ShakeDetection", .product(name: "TOMLKit", package: "TOMLKit")]),
+        // systemd without libsystemd: sd_notify, socket activation, journal-style log lines.
+        .target(name: "Systemd", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        // The library apps use: connection with reconnect, subscription, composed prompts, UndoStack.
+        .target(
+            name: "ShakeClient",
+            dependencies: [
+                "UndoProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
+        // The daemon.
+        .executableTarget(
+            name: "shaked",
+            dependencies: [
+                "ShakeService", "ShakeDetection", "Traces", "IIOSensors", "SyntheticMotion", "ShakedConfiguration",
+                "Systemd", "UndoProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         // The command-line tool.
         .executableTarget(
             name: "shakectl",
             dependencies: [
-                "ShakeDetection", "Traces", "IIOSensors",
+                "ShakeDetection", "Traces", "IIOSensors", "SyntheticMotion", "ShakeClient", "UndoProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
@@ -41,6 +86,13 @@ let package = Package(
         .testTarget(name: "TracesTests", dependencies: ["Traces", "TestSupport"]),
         .testTarget(name: "ShakectlTests", dependencies: ["Traces", "TestSupport"]),
         .testTarget(name: "UndoProtocolTests", dependencies: ["UndoProtocol", "TestSupport"]),
+        .testTarget(name: "SyntheticMotionTests", dependencies: ["SyntheticMotion", "ShakeDetection"]),
+        .testTarget(name: "ShakeServiceTests", dependencies: ["ShakeService", "UndoProtocol", "ShakeDetection", "TestSupport"]),
+        .testTarget(name: "ShakedConfigurationTests", dependencies: ["ShakedConfiguration", "TestSupport"]),
+        .testTarget(name: "SystemdTests", dependencies: ["Systemd", "TestSupport"]),
+        .testTarget(name: "ShakeClientTests", dependencies: ["ShakeClient", "UndoProtocol", "TestSupport"]),
+        // End-to-end: the real shaked binary, real sockets, the Python varlink client, systemd tools, tmux.
+        .testTarget(name: "DaemonTests", dependencies: ["UndoProtocol", "TestSupport"]),
         // umockdev's testbed API, for the IIO tests only (fake sysfs, /dev and uevents).
         .systemLibrary(
             name: "CUmockdev", path: "Tests/CUmockdev", pkgConfig: "umockdev-1.0",

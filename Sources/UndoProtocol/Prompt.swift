@@ -55,6 +55,16 @@ public enum PromptLanguage: String, Sendable, Hashable, CaseIterable {
         self = locale.lowercased().hasPrefix("ko") ? .korean : .english
     }
 
+    /// The language whose undo or redo prefix begins `title` ("실행 취소 입력" is Korean); nil when none does.
+    public init?(title: String) {
+        guard
+            let language = Self.allCases.first(where: { language in
+                Operation.allCases.contains { title.hasPrefix(language.prefix($0)) }
+            })
+        else { return nil }
+        self = language
+    }
+
     /// The title prefix for an operation, trailing space included ("Undo ", "실행 취소 ").
     public func prefix(_ operation: Operation) -> String {
         switch (self, operation) {

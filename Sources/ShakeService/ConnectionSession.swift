@@ -1,0 +1,117 @@
+import NIOCore
+import UndoProtocol
+
+/// One client connection's calls: reads each message, checks the rate and permissions,
+/// dispatches to the coordinator, and writes the reply. Calls are answered in order.
+///
+/// Any bad message gets a varlink error reply and the connection carries on; nothing a
+/// client sends can stop the daemon or delay another client.
+struct ConnectionSession {
+    let peer: Peer
+    let outbox: Outbox
+    let coordinator: UndoCoordinator
+    let server: ServerContext
+    private let codec = VarlinkCodec()
+    private var limiter: CallRateLimiter
+    private var subscriptions: [String] = []
+    private var monitorID: UInt64?
+    private var agentToken: String?
+
+    init(peer: Peer, outbox: Outbox, coordinator: UndoCoordinator, server: ServerContext, callsPerSecond: Int) {
+        self.peer = peer
+        self.outbox = outbox
+        self.coordinator = coordinator
+        self.server = server
+        self.limiter = CallRateLimiter(callsPerSecond: callsPerSecond)
+    }
+
+    /// Handles one message (the bytes before its NUL).
+    mutating func handle(_ message: ByteBuffer) async {
+        let header: VarlinkCallHeader
+        do {
+            header = try codec.header(of: message)
+        } catch {
+            reply(error: error)
+            return
+        }
+        let wantsReply = header.oneway != true
+        do throws(VarlinkError) {
+            guard limiter.admit() else { throw .limitReached("call-rate") }
+            guard header.upgrade != true else { throw .invalidParameter("upgrade") }
+            if let reply = try await dispatch(header, message), wantsReply { outbox.yield(reply) }
+        } catch {
+            if wantsReply { reply(error: error) }
+        }
+    }
+
+    /// Ends what this connection started: its subscriptions, monitor and agent.
+    func close() async {
+        for token in subscriptions { await coordinator.unsubscribe(token: token) }
+        if let monitorID { await coordinator.removeMonitor(monitorID) }
+        if let agentToken { await coordinator.unregisterAgent(token: agentToken) }
+    }
+
+    private func reply(error: VarlinkError) {
+        outbox.yield(codec.reply(error: error))
+    }
+
+    /// Runs one call; returns the reply to send, or nil when the call sent its own (streams).
+    private mutating func dispatch(_ header: VarlinkCallHeader, _ message: ByteBuffer) async throws(VarlinkError)
+        -> ByteBuffer?
+    {
+        guard let method = UndoInterface.Method(rawValue: header.method) else { throw unknown(header.method) }
+        if method.streams && header.more != true { throw .expectedMore }
+        switch method {
+        case .subscribe:
+            try require(.subscribe)
+            let p = try codec.parameters(SubscribeParameters.self, of: message)
+            subscriptions.append(try await coordinator.subscribe(app: p.app, name: p.name, peer: peer, outbox: outbox))
+            return nil
+        case .setContext:
+            try await coordinator.setContext(try codec.parameters(SetContextParameters.self, of: message), peer: peer)
+        case .answerIntent:
+            try await coordinator.answer(try codec.parameters(AnswerIntentParameters.self, of: message), peer: peer)
+        case .choose:
+            try await coordinator.choose(try codec.parameters(ChooseParameters.self, of: message), peer: peer)
+        case .reportResult:
+            try await coordinator.reportResult(try codec.parameters(ReportResultParameters.self, of: message), peer: peer)
+        case .requestIntent:
+            try require(.request)
+            let p = try codec.parameters(RequestIntentParameters.self, of: message)
+            return codec.reply(try await coordinator.request(p, peer: peer))
+        case .getStatus:
+            return codec.reply(GetStatusReply(status: await coordinator.status()))
+        case .monitor:
+            try require(.monitor)
+            guard monitorID == nil else { throw .limitReached("monitors-per-connection") }
+            monitorID = await coordinator.addMonitor(outbox: outbox)
+            return nil
+        case .registerAgent:
+            try require(.agent)
+            let p = try codec.parameters(RegisterAgentParameters.self, of: message)
+            agentToken = try await coordinator.registerAgent(name: p.name, peer: peer, outbox: outbox)
+            return nil
+        case .demoShake:
+            guard let shake = server.demoShake else { throw unknown(header.method) }
+            try require(.request)
+            shake()
+        case .getInfo:
+            return codec.reply(server.info)
+        case .getInterfaceDescription:
+            let p = try codec.parameters(InterfaceDescriptionParameters.self, of: message)
+            guard let text = server.interfaces[p.interface] else { throw .interfaceNotFound(p.interface) }
+            return codec.reply(InterfaceDescriptionReply(description: text))
+        }
+        return codec.reply(NoParameters())
+    }
+
+    private func require(_ action: AccessPolicy.Action) throws(VarlinkError) {
+        guard server.access().allows(action, peer) else { throw .notAllowed(action.rawValue) }
+    }
+
+    /// MethodNotFound for a served interface, InterfaceNotFound otherwise.
+    private func unknown(_ method: String) -> VarlinkError {
+        let interface = method.split(separator: ".").dropLast().joined(separator: ".")
+        return server.interfaces[interface] == nil ? .interfaceNotFound(interface) : .methodNotFound(method)
+    }
+}

@@ -1,0 +1,261 @@
+import Logging
+import NIOCore
+import ShakeDetection
+import UndoProtocol
+
+/// Where replies for one connection go: the connection's writer drains it in order.
+public typealias Outbox = AsyncStream<ByteBuffer>.Continuation
+
+/// Owns the ``IntentMachine`` and carries out its actions: events to subscribers, prompts to
+/// the agent, outcomes to monitors and the log, the prompt timer, and the sensor demand.
+///
+/// Connections call in; nothing here waits on a client. Every send is a non-blocking `yield`
+/// into the receiver's outbox, so a stuck client can't hold up anyone else.
+public actor UndoCoordinator {
+    private var machine: IntentMachine
+    private var settings: ServiceSettings
+    private let logger: Logger
+    private let codec = VarlinkCodec()
+    private var outboxes: [String: Outbox] = [:]
+    private var monitors: [UInt64: Outbox] = [:]
+    private var nextMonitor: UInt64 = 0
+    private var agentOutbox: Outbox?
+    private var timer: Task<Void, Never>?
+    private var timerDeadline: ContinuousClock.Instant?
+    private var demandSent = false
+    private let demand: AsyncStream<Bool>.Continuation
+    private var sensor: SensorState
+    private var lastShake: ContinuousClock.Instant?
+
+    /// Whether the sensor should be read, each time it changes (starts with `false`).
+    public nonisolated let sensorDemand: AsyncStream<Bool>
+
+    /// What status reports about the sample source.
+    public struct SensorState: Sendable, Equatable {
+        /// The source, such as `accelerometer lis3dh at 100 Hz (buffered)`.
+        public var description: String
+        /// Whether it is being read now.
+        public var active: Bool
+        /// The detector and its sensitivity.
+        public var detector: String
+        /// Creates a sensor state.
+        public init(description: String, active: Bool = false, detector: String) {
+            self.description = description
+            self.active = active
+            self.detector = detector
+        }
+    }
+
+    /// Creates a coordinator with no subscribers.
+    public init(settings: ServiceSettings, sensor: SensorState, logger: Logger) {
+        self.settings = settings
+        self.machine = IntentMachine(timing: settings.timing)
+        self.sensor = sensor
+        self.logger = logger
+        (sensorDemand, demand) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(1))
+        demand.yield(false)
+    }
+
+    /// Applies new settings (after a reload); subscribers and the open intent stay.
+    public func update(settings: ServiceSettings) {
+        self.settings = settings
+        machine.timing = settings.timing
+    }
+
+    /// The settings in force.
+    public var currentSettings: ServiceSettings { settings }
+
+    // MARK: Subscribers
+
+    /// Subscribes an app: sends the first reply (the token) into `outbox` and returns the token.
+    public func subscribe(app: String, name: String, peer: Peer, outbox: Outbox) throws(VarlinkError) -> String {
+        guard machine.subscribers.count < settings.limits.subscriptions else { throw .limitReached("subscriptions") }
+        let token = Self.makeToken()
+        machine.subscribe(token: token, app: app, name: name, uid: peer.uid)
+        outboxes[token] = outbox
+        outbox.yield(codec.reply(SubscribeReply(token: token), continues: true))
+        logger.info("subscribed", metadata: ["app": "\(app)", "peer": "\(peer)"])
+        return token
+    }
+
+    /// Forgets a subscription whose connection closed.
+    public func unsubscribe(token: String) {
+        outboxes[token] = nil
+        if let app = machine.subscribers[token]?.app { logger.info("unsubscribed", metadata: ["app": "\(app)"]) }
+        apply(machine.unsubscribe(token: token, now: .now))
+    }
+
+    /// `SetContext`.
+    public func setContext(_ p: SetContextParameters, peer: Peer) throws(VarlinkError) {
+        apply(try machine.setContext(token: p.token, uid: peer.uid, focused: p.focused, undo: p.undo, redo: p.redo, now: .now))
+    }
+
+    /// `AnswerIntent`.
+    public func answer(_ p: AnswerIntentParameters, peer: Peer) throws(VarlinkError) {
+        do {
+            apply(try machine.answer(token: p.token, uid: peer.uid, intent: p.intent, prompt: p.prompt))
+        } catch {
+            if error.name.hasSuffix("PromptRejected") {
+                logger.notice("prompt rejected", metadata: ["intent": "\(p.intent)", "rule": "\(error.parameters["rule"] ?? "")"])
+            }
+            throw error
+        }
+    }
+
+    /// `Choose`.
+    public func choose(_ p: ChooseParameters, peer: Peer) throws(VarlinkError) {
+        apply(try machine.choose(token: p.token, uid: peer.uid, intent: p.intent, choice: p.choice, now: .now))
+    }
+
+    /// `ReportResult`.
+    public func reportResult(_ p: ReportResultParameters, peer: Peer) throws(VarlinkError) {
+        apply(try machine.reportResult(token: p.token, uid: peer.uid, intent: p.intent, summary: p.summary, now: .now))
+        logger.info("result reported", metadata: ["intent": "\(p.intent)"])
+    }
+
+    /// `RequestIntent`.
+    public func request(_ p: RequestIntentParameters, peer: Peer) throws(VarlinkError) -> RequestIntentReply {
+        let (reply, actions) = try machine.request(operation: p.operation, now: .now)
+        logger.info("intent requested", metadata: ["intent": "\(reply.intent)", "peer": "\(peer)"])
+        apply(actions)
+        return reply
+    }
+
+    // MARK: Monitors and the agent
+
+    /// Adds a monitor; returns its id for ``removeMonitor(_:)``.
+    public func addMonitor(outbox: Outbox) -> UInt64 {
+        nextMonitor += 1
+        monitors[nextMonitor] = outbox
+        return nextMonitor
+    }
+
+    /// Removes a monitor whose connection closed.
+    public func removeMonitor(_ id: UInt64) { monitors[id] = nil }
+
+    /// Registers the prompt agent: sends the first reply (the token) and returns the token.
+    public func registerAgent(name: String, peer: Peer, outbox: Outbox) throws(VarlinkError) -> String {
+        let token = Self.makeToken()
+        try machine.registerAgent(token: token, name: name, uid: peer.uid)
+        agentOutbox = outbox
+        outbox.yield(codec.reply(RegisterAgentReply(token: token), continues: true))
+        logger.info("prompt agent registered", metadata: ["agent": "\(name)", "peer": "\(peer)"])
+        return token
+    }
+
+    /// Forgets the agent whose connection closed.
+    public func unregisterAgent(token: String) {
+        guard machine.agent?.token == token else { return }
+        agentOutbox = nil
+        apply(machine.unregisterAgent(token: token, now: .now))
+    }
+
+    // MARK: Shakes, sensor, status
+
+    /// A shake the detector recognized at `time` (seconds on CLOCK_MONOTONIC, when recognized).
+    public func shakeRecognized(_ event: ShakeEvent, time: Double) {
+        lastShake = .now
+        let shake = MonitorEvent(kind: .shake, time: time, reversals: event.reversals, peak: event.peak)
+        let actions = machine.shake(now: .now)
+        // The intent goes out before monitors hear of the shake: the app is the one waiting.
+        apply(actions)
+        broadcast(shake)
+        logger.info("shake recognized", metadata: ["reversals": "\(event.reversals)", "peak": "\(event.peak)"])
+    }
+
+    /// The sensor started or stopped being read, or changed name (hotplug).
+    public func sensorChanged(description: String? = nil, active: Bool? = nil) {
+        if let description { sensor.description = description }
+        if let active { sensor.active = active }
+    }
+
+    /// `GetStatus`.
+    public func status() -> ServiceStatus {
+        ServiceStatus(
+            sensor: sensor.description, sensorActive: sensor.active, detector: sensor.detector,
+            subscribers: machine.subscribers.count, currentApp: machine.currentContext?.app,
+            lastShakeAgo: lastShake.map { Self.seconds(.now - $0) }, openIntent: machine.open?.id,
+            agent: machine.agent != nil)
+    }
+
+    /// Cancels the open prompt (the app is told) and ends every stream: the daemon is stopping.
+    public func shutdown() {
+        apply(machine.shutdown(now: .now))
+        for outbox in outboxes.values { outbox.finish() }
+        for outbox in monitors.values { outbox.finish() }
+        agentOutbox?.finish()
+        timer?.cancel()
+        demand.finish()
+    }
+
+    // MARK: Carrying out actions
+
+    private func apply(_ actions: [IntentAction]) {
+        for action in actions {
+            switch action {
+            case .event(let token, let event):
+                outboxes[token]?.yield(codec.reply(SubscribeReply(token: token, event: event), continues: true))
+            case .agentPrompt(let prompt):
+                send(toAgent: RegisterAgentReply(token: machine.agent?.token ?? "", prompt: prompt))
+            case .agentClosed(let intent):
+                send(toAgent: RegisterAgentReply(token: machine.agent?.token ?? "", closed: intent))
+            case .agentSummary(let intent, let summary):
+                send(toAgent: RegisterAgentReply(token: machine.agent?.token ?? "", summary: summary))
+                logger.debug("result sent to agent", metadata: ["intent": "\(intent)"])
+            case .outcome(let outcome, let intent, let detail):
+                logger.info(
+                    "\(outcome.rawValue)", metadata: ["intent": "\(intent ?? "-")", "detail": "\(detail)"])
+                broadcast(MonitorEvent(kind: .outcome, time: monotonicSeconds(), outcome: outcome))
+            }
+        }
+        updateDemand()
+        scheduleTimer()
+    }
+
+    private func send(toAgent reply: RegisterAgentReply) {
+        agentOutbox?.yield(codec.reply(reply, continues: true))
+    }
+
+    private func broadcast(_ event: MonitorEvent) {
+        guard !monitors.isEmpty else { return }
+        let buffer = codec.reply(MonitorReply(event: event), continues: true)
+        for outbox in monitors.values { outbox.yield(buffer) }
+    }
+
+    private func updateDemand() {
+        let wanted = machine.wantsSensor
+        guard wanted != demandSent else { return }
+        demandSent = wanted
+        demand.yield(wanted)
+    }
+
+    private func scheduleTimer() {
+        let deadline = machine.nextDeadline
+        guard deadline != timerDeadline else { return }
+        timerDeadline = deadline
+        timer?.cancel()
+        guard let deadline else { return }
+        timer = Task { [weak self] in
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            guard !Task.isCancelled else { return }
+            await self?.tick()
+        }
+    }
+
+    private func tick() {
+        timerDeadline = nil
+        apply(machine.tick(now: .now))
+    }
+
+    private static func makeToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in
+            let hex = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
