@@ -127,6 +127,7 @@ public actor UndoCoordinator {
     public func addMonitor(outbox: Outbox) -> UInt64 {
         nextMonitor += 1
         monitors[nextMonitor] = outbox
+        outbox.yield(codec.reply(MonitorReply(event: MonitorEvent(kind: .started, time: monotonicSeconds())), continues: true))
         return nextMonitor
     }
 

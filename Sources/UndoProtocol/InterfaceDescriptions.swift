@@ -108,8 +108,9 @@ public enum InterfaceDescriptions {
 
     # Something that happened, for monitoring tools. Carries no titles or results of apps.
     type MonitorEvent (
-      # shake: the detector recognized a shake; outcome: an intent ended.
-      kind: (shake, outcome),
+      # started: the first reply, the monitor is registered; shake: the detector recognized
+      # a shake; outcome: an intent ended, or a shake made none.
+      kind: (started, shake, outcome),
       # Seconds on the service's monotonic clock.
       time: float,
       # For kind "shake": reversals counted and the peak in m/s².
@@ -149,6 +150,7 @@ public enum InterfaceDescriptions {
     method GetStatus() -> (status: Status)
 
     # Streams shakes and intent outcomes (call with "more"); needs the "monitor" permission.
+    # The first reply, of kind "started", confirms the monitor is registered.
     method Monitor() -> (event: MonitorEvent)
 
     # Registers a prompt agent (call with "more"); needs the "agent" permission. The first

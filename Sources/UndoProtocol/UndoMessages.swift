@@ -233,6 +233,8 @@ public struct GetStatusReply: Sendable, Hashable, Codable {
 public struct MonitorEvent: Sendable, Hashable, Codable {
     /// What happened.
     public enum Kind: String, Sendable, Hashable, Codable {
+        /// The first reply: the monitor is registered.
+        case started
         /// The detector recognized a shake.
         case shake
         /// An intent ended.

@@ -1,0 +1,112 @@
+"""Starts the real shaked binary on a socket in a temporary directory, for the tests here."""
+
+import os
+import signal
+import subprocess
+import tempfile
+import time
+
+import varlink
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TRACES = os.path.join(os.path.dirname(ROOT), "shared", "traces")
+SHAKED = os.environ.get("SHAKED_BINARY", os.path.join(ROOT, ".build", "debug", "shaked"))
+
+UNDO = "io.shaked.Undo"
+
+
+def prompt(title="Undo Typing", actions=None, message=None):
+    """A prompt as the wire carries it; by default a correct "Undo Typing"."""
+    if actions is None:
+        actions = [("cancel", "Cancel"), ("undo", "Undo")]
+    result = {
+        "title": title,
+        "actions": [
+            {"role": a[0], "label": a[1], "destructive": a[2] if len(a) > 2 else False,
+             "preferred": a[3] if len(a) > 3 else False}
+            for a in actions
+        ],
+    }
+    if message is not None:
+        result["message"] = message
+    return result
+
+
+class Daemon:
+    """A running shaked; use as a context manager. `args` are extra command-line arguments."""
+
+    def __init__(self, *args, env=None):
+        self.dir = tempfile.mkdtemp(prefix="shaked-test-")
+        os.chmod(self.dir, 0o755)
+        self.socket = os.path.join(self.dir, "io.shaked.Undo")
+        self.address = "unix:" + self.socket
+        self.log_path = os.path.join(self.dir, "shaked.log")
+        self.args = [SHAKED, "--socket", self.socket, *args]
+        self.env = dict(os.environ, **(env or {}))
+        self.process = None
+
+    def __enter__(self):
+        self.log = open(self.log_path, "w")
+        self.process = subprocess.Popen(self.args, stdout=self.log, stderr=subprocess.STDOUT, env=self.env)
+        deadline = time.monotonic() + 20
+        while not os.path.exists(self.socket):
+            if self.process.poll() is not None:
+                raise RuntimeError("shaked exited with %s:\n%s" % (self.process.returncode, self.output()))
+            if time.monotonic() > deadline:
+                raise RuntimeError("shaked did not listen within 20 s:\n" + self.output())
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+    def output(self):
+        with open(self.log_path) as f:
+            return f.read()
+
+    def alive(self):
+        return self.process.poll() is None
+
+    def client(self):
+        return varlink.Client(self.address)
+
+
+class App:
+    """A subscribed app: one streaming connection for events, one for calls."""
+
+    def __init__(self, daemon, app="org.example.Notes", name="Notes"):
+        self.client = daemon.client()
+        self.stream_con = self.client.open(UNDO, namespaced=False)
+        self.calls = self.client.open(UNDO, namespaced=False)
+        self.events = self.stream_con.Subscribe(app=app, name=name, _more=True)
+        self.token = next(self.events)["token"]
+
+    def context(self, focused=True, undo="Typing", redo=None):
+        self.calls.SetContext(token=self.token, focused=focused, undo=undo, redo=redo)
+
+    def next_event(self):
+        return next(self.events)["event"]
+
+    def close(self):
+        for c in (self.stream_con, self.calls):
+            try:
+                c.close()
+            except Exception:
+                pass
+        self.client.cleanup()
+
+
+def error_of(call):
+    """Runs a call expected to fail; returns (error name, parameters)."""
+    try:
+        call()
+    except varlink.VarlinkError as e:
+        return e.error(), e.parameters()
+    raise AssertionError("the call succeeded")
