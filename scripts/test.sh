@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(pkg-config chromium umockdev libumockdev-dev libiio-dev libiio-utils libudev-dev)
+packages=(pkg-config chromium umockdev libumockdev-dev libiio-dev libiio-utils libudev-dev tmux systemd)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if ((${#missing[@]})); then
@@ -19,4 +19,6 @@ command -v swift >/dev/null || { echo "error: no Swift toolchain on PATH (Swift 
 
 swift build --build-tests
 swift test --skip-build --skip IIOSensorsTests
+# The daemon through a real third-party varlink client (Python's varlink package).
+python3 -W ignore::ResourceWarning -m unittest discover -s Tests/python
 if [ -x scripts/test-iio.sh ]; then scripts/test-iio.sh; fi

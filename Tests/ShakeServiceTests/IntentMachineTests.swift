@@ -4,7 +4,7 @@ import UndoProtocol
 @testable import ShakeService
 
 /// One input to the machine, as the tables write it.
-enum Step: Sendable, CustomStringConvertible {
+enum Step: Sendable {
     case subscribe(String, uid: UInt32 = 1000)
     case context(String, focused: Bool, undo: String? = nil, redo: String? = nil, uid: UInt32 = 1000)
     case shake
@@ -16,8 +16,6 @@ enum Step: Sendable, CustomStringConvertible {
     case wait(Double)
     case agent(String)
     case dropAgent(String)
-
-    var description: String { "\(self)" }
 }
 
 /// What a step should produce: actions (abbreviated) or an error name.

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import UndoProtocol
 
 /// The interface file parses with a real third-party varlink implementation (Python `varlink`).
 @Suite struct InterfaceFileTests {
@@ -38,5 +39,17 @@ import Testing
         ] {
             #expect(text.contains(rule), "\(rule)")
         }
+    }
+
+    @Test(
+        "the daemon serves the interface files verbatim (the embedded copy is regenerated)",
+        arguments: [("io.shaked.Undo", InterfaceDescriptions.undo), ("io.shaked.Demo", InterfaceDescriptions.demo)])
+    func embeddedCopyIsCurrent(name: String, embedded: String) throws {
+        let path = TestPaths.packageRoot.appendingPathComponent("Sources/UndoProtocol/\(name).varlink").path
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(
+            embedded.trimmingCharacters(in: .whitespacesAndNewlines) == text.trimmingCharacters(in: .whitespacesAndNewlines),
+            "run scripts/generate-interfaces.sh")
+        #expect(InterfaceDescriptions.all[name] == embedded)
     }
 }

@@ -5,6 +5,7 @@ import signal
 import subprocess
 import tempfile
 import time
+import warnings
 
 import varlink
 
@@ -13,6 +14,9 @@ TRACES = os.path.join(os.path.dirname(ROOT), "shared", "traces")
 SHAKED = os.environ.get("SHAKED_BINARY", os.path.join(ROOT, ".build", "debug", "shaked"))
 
 UNDO = "io.shaked.Undo"
+
+# Connections the tests drop on purpose are closed by the daemon side; not worth a warning each.
+warnings.simplefilter("ignore", ResourceWarning)
 
 
 def prompt(title="Undo Typing", actions=None, message=None):
@@ -110,3 +114,68 @@ def error_of(call):
     except varlink.VarlinkError as e:
         return e.error(), e.parameters()
     raise AssertionError("the call succeeded")
+
+
+class Raw:
+    """A raw varlink connection: bytes in, NUL-framed JSON replies out."""
+
+    def __init__(self, daemon):
+        import socket as _socket
+        self.sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+        self.sock.settimeout(10)
+        self.sock.connect(daemon.socket)
+        self.buffer = b""
+
+    def send(self, data):
+        self.sock.sendall(data)
+
+    def call(self, method, parameters=None, **flags):
+        import json
+        message = {"method": method, **flags}
+        if parameters is not None:
+            message["parameters"] = parameters
+        self.send(json.dumps(message).encode() + b"\0")
+        return self.reply()
+
+    def reply(self):
+        """The next reply as a dict, or None when the daemon closed the connection."""
+        import json
+        while b"\0" not in self.buffer:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                return None
+            self.buffer += chunk
+        message, self.buffer = self.buffer.split(b"\0", 1)
+        return json.loads(message)
+
+    def close(self):
+        self.sock.close()
+
+
+def run_as(uid, function, *args):
+    """Runs `function(*args)` in a forked child as another user (the tests run as root); returns its
+    result as a string. The child keeps the modules already loaded, so it needs no file access."""
+    import json
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        try:
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
+            result = str(function(*args))
+        except BaseException as e:  # report anything to the parent, never return into the test runner
+            result = "child failed: %r" % (e,)
+        os.write(write_end, result.encode())
+        os._exit(0)
+    os.close(write_end)
+    chunks = []
+    while True:
+        chunk = os.read(read_end, 65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(read_end)
+    os.waitpid(pid, 0)
+    return b"".join(chunks).decode()
