@@ -32,8 +32,9 @@ struct SourceOptions: ParsableArguments {
             return ChosenSource(source: TraceReplaySource(path: replay), demoShake: nil)
         }
         if demo {
-            // DEMO-PENDING
-            throw ValidationError("--demo pending")
+            let source = DemoMotionSource()
+            let trigger = source.trigger
+            return ChosenSource(source: source, demoShake: { _ = trigger.shake() })
         }
         let configuration = AccelerometerConfiguration(device: device, rate: rate, mode: .automatic, waitForSensor: true)
         return ChosenSource(source: AccelerometerSource(configuration: configuration), demoShake: nil)
