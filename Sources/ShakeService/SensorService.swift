@@ -52,6 +52,7 @@ public struct SensorService: Service {
             for try await event in source.events() {
                 switch event {
                 case .samples(let samples):
+                    await coordinator.samplesRead(samples.count)
                     for sample in samples {
                         if let shake = detector.process(sample) {
                             await coordinator.shakeRecognized(shake, time: monotonicSeconds())

@@ -38,6 +38,8 @@ public actor UndoCoordinator {
         public var active: Bool
         /// The detector and its sensitivity.
         public var detector: String
+        /// Samples read since start.
+        public var samplesRead = 0
         /// Creates a sensor state.
         public init(description: String, active: Bool = false, detector: String) {
             self.description = description
@@ -170,10 +172,14 @@ public actor UndoCoordinator {
         if let active { sensor.active = active }
     }
 
+    /// Counts samples read, for status.
+    public func samplesRead(_ count: Int) { sensor.samplesRead += count }
+
     /// `GetStatus`.
     public func status() -> ServiceStatus {
         ServiceStatus(
-            sensor: sensor.description, sensorActive: sensor.active, detector: sensor.detector,
+            sensor: sensor.description, sensorActive: sensor.active, samplesRead: sensor.samplesRead,
+            detector: sensor.detector,
             subscribers: machine.subscribers.count, currentApp: machine.currentContext?.app,
             lastShakeAgo: lastShake.map { Self.seconds(.now - $0) }, openIntent: machine.open?.id,
             agent: machine.agent != nil)

@@ -92,6 +92,8 @@ public enum InterfaceDescriptions {
       sensor: string,
       # Whether the sensor is being read now (only while some app can use a shake).
       sensorActive: bool,
+      # Samples read from the source since the daemon started.
+      samplesRead: int,
       # The detector and its sensitivity.
       detector: string,
       # Connected subscribers.

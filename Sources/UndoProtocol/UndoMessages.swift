@@ -193,6 +193,8 @@ public struct ServiceStatus: Sendable, Hashable, Codable {
     public var sensor: String
     /// Whether the sensor is being read now.
     public var sensorActive: Bool
+    /// Samples read from the source since the daemon started.
+    public var samplesRead: Int
     /// The detector and its sensitivity.
     public var detector: String
     /// Connected subscribers.
@@ -207,11 +209,13 @@ public struct ServiceStatus: Sendable, Hashable, Codable {
     public var agent: Bool
     /// Creates a status.
     public init(
-        sensor: String, sensorActive: Bool, detector: String, subscribers: Int, currentApp: String?,
+        sensor: String, sensorActive: Bool, samplesRead: Int = 0, detector: String, subscribers: Int,
+        currentApp: String?,
         lastShakeAgo: Double?, openIntent: String?, agent: Bool
     ) {
         self.sensor = sensor
         self.sensorActive = sensorActive
+        self.samplesRead = samplesRead
         self.detector = detector
         self.subscribers = subscribers
         self.currentApp = currentApp

@@ -17,7 +17,9 @@ class ReplayFlowTest(unittest.TestCase):
         with Daemon("--replay", trace) as daemon:
             app = App(daemon)
             with daemon.client() as client, client.open(UNDO, namespaced=False) as tool:
-                self.assertFalse(tool.GetStatus()["status"]["sensorActive"], "no context yet: no reads")
+                idle = tool.GetStatus()["status"]
+                self.assertFalse(idle["sensorActive"], "no context yet: the sensor is off")
+                self.assertEqual(idle["samplesRead"], 0, "no context yet: nothing read")
                 monitor_con = client.open(UNDO, namespaced=False)
                 monitor = monitor_con.Monitor(_more=True)
                 self.assertEqual(next(monitor)["event"]["kind"], "started")
@@ -35,6 +37,7 @@ class ReplayFlowTest(unittest.TestCase):
                 self.assertEqual(status["openIntent"], intent["intent"])
                 self.assertEqual(status["currentApp"], "org.example.Notes")
                 self.assertTrue(status["sensorActive"])
+                self.assertGreater(status["samplesRead"], 100)
                 app.calls.Choose(token=app.token, intent=intent["intent"], choice="undo")
                 perform = app.next_event()
                 self.assertEqual((perform["kind"], perform["operation"]), ("perform", "undo"))
