@@ -141,7 +141,10 @@ class Raw:
         """The next reply as a dict, or None when the daemon closed the connection."""
         import json
         while b"\0" not in self.buffer:
-            chunk = self.sock.recv(65536)
+            try:
+                chunk = self.sock.recv(65536)
+            except ConnectionResetError:  # closed with our unread bytes still queued on its side
+                return None
             if not chunk:
                 return None
             self.buffer += chunk
