@@ -208,9 +208,11 @@ public enum InterfaceDescriptions {
     # intent.
     interface io.shaked.Demo
 
-    # Plays one synthetic shake (about 0.6 s of side-to-side motion at 4 Hz) into the
-    # detector, after the motion already queued. Returns at once; the shake is recognized a
-    # few hundred milliseconds later, like a real one, and only while some app is in context.
+    # Plays one synthetic shake (six side-to-side strokes at 3.8-4.8 Hz, 0.6-0.8 s) into
+    # the detector, on top of the motion playing. Returns at once; the shake is recognized a
+    # few hundred milliseconds later, like a real one. The demo source runs only while some
+    # app is in context, as a sensor would: otherwise the shake is dropped. A call while a
+    # shake is playing joins it.
     method Shake() -> ()
 
     # The daemon is not running with --demo: there is nothing synthetic to shake.

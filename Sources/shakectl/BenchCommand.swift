@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MallocInterposerSwift
 import ShakeDetection
+import SyntheticMotion
 import Traces
 
 /// `shakectl bench`: time and allocation cost per sample of every detector.
@@ -93,7 +94,7 @@ struct Bench: AsyncParsableCommand {
         }
         if all.isEmpty {
             printError("no traces in \(traces); using a synthetic mix of rest, walking and shakes")
-            all = SyntheticMotion.mix(seconds: 600, rate: 50)
+            all = MotionGenerator.mixedMotion(seconds: 600, rate: 50)
         }
         return all
     }
