@@ -3,6 +3,10 @@ import NIOCore
 import ShakeDetection
 import UndoProtocol
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Where replies for one connection go: the connection's writer drains it in order.
 public typealias Outbox = AsyncStream<ByteBuffer>.Continuation
 
@@ -193,6 +197,11 @@ public actor UndoCoordinator {
         agentOutbox?.finish()
         timer?.cancel()
         demand.finish()
+    }
+
+    /// Blocks this actor's thread for an hour: only for the watchdog test (SHAKED_TEST_STALL_AFTER).
+    public func stallForTesting() {
+        sleep(3600)
     }
 
     // MARK: Carrying out actions

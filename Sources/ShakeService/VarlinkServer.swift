@@ -77,6 +77,17 @@ public struct VarlinkServer: Service {
 
     private struct Stopping: Error {}
 
+    /// Whether every SwiftNIO event loop runs a task within a second (for the watchdog).
+    public static func eventLoopsRespond() async -> Bool {
+        for loop in MultiThreadedEventLoopGroup.singleton.makeIterator() {
+            let answered = loop.submit { true }
+            let timeout = loop.scheduleTask(in: .seconds(1)) {}
+            defer { timeout.cancel() }
+            guard (try? await answered.get()) == true else { return false }
+        }
+        return true
+    }
+
     private func bind() async throws -> NIOAsyncChannel<Accepted, Never> {
         let maximumLength = limits.messageSize
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -144,6 +155,8 @@ public struct VarlinkServer: Service {
 public struct ServerError: Error, CustomStringConvertible {
     /// What went wrong and where.
     public let message: String
+    /// Creates an error.
+    public init(message: String) { self.message = message }
     /// The message.
     public var description: String { message }
 }

@@ -2,42 +2,80 @@ import Logging
 import ServiceLifecycle
 import ShakeDetection
 import ShakeService
+import ShakedConfiguration
+import Systemd
 
-/// The daemon's parts, assembled: coordinator, varlink server and sensor under one ServiceGroup.
+/// The daemon's parts, assembled: coordinator, varlink server, sensor and systemd integration
+/// under one ServiceGroup.
 struct Daemon {
-    let socket: String
+    let settings: ShakedSettings
     let source: ChosenSource
-    let sensitivity: Sensitivity
-    let settings: ServiceSettings
+    let configFile: String?
+    let overrides: Overrides
     let version: String
-
-    init(socket: String, source: ChosenSource, sensitivity: Sensitivity, settings: ServiceSettings, version: String) throws {
-        self.socket = socket
-        self.source = source
-        self.sensitivity = sensitivity
-        self.settings = settings
-        self.version = version
-    }
 
     func run() async throws {
         let logger = Logger(label: "shaked")
-        let sensitivity = self.sensitivity
+        let notifier = SystemdNotifier()
+        let endpoint = try Endpoints.listen(settings.socket, logger: logger)
+        let sensorState = Endpoints.probe(source, logger: logger)
+        let service = ServiceSettings(settings)
         let coordinator = UndoCoordinator(
-            settings: settings,
-            sensor: .init(description: source.source.description, detector: "shaked (\(sensitivity.rawValue) sensitivity)"),
+            settings: service,
+            sensor: .init(description: sensorState, detector: Self.detectorDescription(settings.detector)),
             logger: logger)
-        let context = ServerContext(version: version, access: settings.access, demoShake: source.demoShake)
+        let context = ServerContext(version: version, access: service.access, demoShake: source.demoShake)
+        let (listening, listeningContinuation) = AsyncStream.makeStream(of: Void.self)
         let server = VarlinkServer(
-            endpoint: .path(socket, mode: 0o666, group: nil), coordinator: coordinator, context: context,
-            limits: settings.limits, logger: logger)
+            endpoint: endpoint, coordinator: coordinator, context: context, limits: service.limits, logger: logger,
+            onListening: { listeningContinuation.yield() })
+        let detector = DetectorHolder(settings.detector.configuration)
         let sensor = SensorService(
-            source: source.source,
-            makeDetector: { ShakeDetector(configuration: .init(sensitivity: sensitivity)) },
+            source: source.source, makeDetector: { ShakeDetector(configuration: detector.configuration) },
             coordinator: coordinator, logger: logger)
+        let supervisor = SystemdService(
+            notifier: notifier, coordinator: coordinator, listening: listening, logger: logger,
+            reload: { [configFile, overrides] () throws(ConfigurationFileError) -> ShakedSettings in
+                try overrides.load(configFile: configFile)
+            },
+            apply: { new in
+                let service = ServiceSettings(new)
+                await coordinator.update(settings: service)
+                context.update(access: service.access)
+                detector.configuration = new.detector.configuration
+            },
+            running: settings)
+        // Shutdown runs in reverse: systemd hears STOPPING=1 first, then the sensor stops, then the
+        // server cancels the open prompt, tells its app, and closes the socket.
         let group = ServiceGroup(
             configuration: .init(
-                services: [.init(service: server), .init(service: sensor)],
+                services: [.init(service: server), .init(service: sensor), .init(service: supervisor)],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
+    }
+
+    static func detectorDescription(_ detector: ShakedSettings.Detector) -> String {
+        "shaked (\(detector.sensitivity.rawValue) sensitivity\(detector.hasOverrides ? ", tuned" : ""))"
+    }
+}
+
+extension ServiceSettings {
+    /// The service's settings from the configuration, with user and group names looked up now.
+    init(_ settings: ShakedSettings) {
+        let resolved = settings.access.resolved()
+        var rules: [ShakeService.AccessPolicy.Action: ShakeService.AccessPolicy.Rule] = [:]
+        for action in ShakeService.AccessPolicy.Action.allCases {
+            guard let configured = AccessAction(rawValue: action.rawValue), let rule = resolved.rules[configured]
+            else { continue }
+            rules[action] = ShakeService.AccessPolicy.Rule(anyone: rule.anyone, users: rule.uids, groups: rule.gids)
+        }
+        self.init(
+            timing: .init(
+                promptTimeout: .milliseconds(Int64(settings.prompt.timeout * 1000)),
+                cooldown: .milliseconds(Int64(settings.prompt.cooldown * 1000))),
+            access: ShakeService.AccessPolicy(rules: rules),
+            limits: ServiceLimits(
+                messageSize: ShakedSettings.Limits.messageSize, connectionsPerUser: settings.limits.connectionsPerUser,
+                subscriptions: settings.limits.subscriptions, callsPerSecond: settings.limits.callsPerSecond))
     }
 }

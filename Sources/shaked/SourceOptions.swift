@@ -1,48 +1,64 @@
 import ArgumentParser
 import IIOSensors
 import ShakeDetection
+import ShakedConfiguration
 import SyntheticMotion
 import Traces
 
 /// Where samples come from: the accelerometer, a trace, or the demo motion.
 struct SourceOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Replay a trace file (t,x,y,z CSV) in real time instead of reading a sensor.", valueName: "trace.csv"))
+    @Option(
+        help: ArgumentHelp(
+            "Replay a trace file (t,x,y,z CSV) in real time instead of reading a sensor.", valueName: "trace.csv"))
     var replay: String?
 
     @Flag(help: "Use synthetic motion (rest, tremor, walking) instead of a sensor; io.shaked.Demo.Shake plays a shake.")
     var demo = false
 
-    @Option(help: "The accelerometer, by name, label, sysfs path or device node (default: the first found).")
+    @Option(help: "The accelerometer, by name, label, sysfs path or device node (overrides sensor.device).")
     var device: String?
 
-    @Option(help: ArgumentHelp("The sampling rate to ask the sensor for, in Hz.", valueName: "hz"))
-    var rate: Double = 100
+    @Option(help: ArgumentHelp("The sampling rate to ask the sensor for, in Hz (overrides sensor.rate).", valueName: "hz"))
+    var rate: Double?
 
     func validate() throws {
         if replay != nil && demo { throw ValidationError("--replay and --demo are two sources; give one.") }
-        guard rate >= 10, rate <= 1000 else { throw ValidationError("--rate must be 10 to 1000 Hz.") }
+        if let rate, !ShakedSettings.Sensor.rates.contains(rate) {
+            throw ValidationError("--rate must be \(ShakedSettings.Sensor.rates) Hz.")
+        }
     }
 
     /// The chosen source, and for --demo the handle that plays a shake.
-    func makeSource() throws -> ChosenSource {
+    func makeSource(_ sensor: ShakedSettings.Sensor) throws -> ChosenSource {
         if let replay {
-            // Read the header now, so a bad path fails at start with the file named.
+            // Read the first sample now, so a bad path or format fails at start with the file named.
             var reader = TraceReader(path: replay).makeIterator()
             _ = try reader.nextSample()
-            return ChosenSource(source: TraceReplaySource(path: replay), demoShake: nil)
+            return ChosenSource(source: TraceReplaySource(path: replay), demoShake: nil, accelerometer: nil)
         }
         if demo {
             let source = DemoMotionSource()
             let trigger = source.trigger
-            return ChosenSource(source: source, demoShake: { _ = trigger.shake() })
+            return ChosenSource(source: source, demoShake: { _ = trigger.shake() }, accelerometer: nil)
         }
-        let configuration = AccelerometerConfiguration(device: device, rate: rate, mode: .automatic, waitForSensor: true)
-        return ChosenSource(source: AccelerometerSource(configuration: configuration), demoShake: nil)
+        let mode: AccelerometerConfiguration.ModePreference =
+            switch sensor.mode {
+            case .auto: .automatic
+            case .buffered: .buffered
+            case .polled: .polled
+            }
+        let configuration = AccelerometerConfiguration(
+            device: sensor.device, rate: sensor.rate, mode: mode,
+            mountMatrix: sensor.mountMatrix.flatMap { MountMatrix(rows: $0) }, waitForSensor: true)
+        let source = AccelerometerSource(configuration: configuration)
+        return ChosenSource(source: source, demoShake: nil, accelerometer: source)
     }
 }
 
 /// A sample source and, for the demo source, its shake.
-struct ChosenSource {
+struct ChosenSource: Sendable {
     let source: any SampleSource
     let demoShake: (@Sendable () -> Void)?
+    /// The IIO source, to probe at start so readiness reports the sensor's state.
+    let accelerometer: AccelerometerSource?
 }
