@@ -1,0 +1,116 @@
+extension ShakedSettings {
+    /// `[sensor]`: which accelerometer to read, and how.
+    public struct Sensor: Sendable, Equatable {
+        /// How the sensor is read.
+        public enum Mode: String, Sendable, CaseIterable {
+            /// Through the IIO buffer when the device has one (falling back to polling when it stays
+            /// silent), else by polling.
+            case auto
+            /// Through the IIO buffer only; an error if the device has none.
+            case buffered
+            /// By polling `in_accel_*_raw` only.
+            case polled
+        }
+
+        /// The accelerometer to use (`device`): its IIO name, label, sysfs name (`iio:device0`), sysfs
+        /// path or device node; nil (an empty string in the file) for the first accelerometer found.
+        public var device: String?
+        /// The wanted sampling rate in Hz (`rate`); the device runs at the nearest rate it offers at or above it.
+        public var rate: Double
+        /// How to read the sensor (`mode`).
+        public var mode: Mode
+        /// Rows of a 3×3 matrix that replaces the mount matrix from udev and sysfs (`mount-matrix`); nil
+        /// to use the device's own. Always a rotation or reflection (see ``MountMatrixCheck``).
+        public var mountMatrix: [[Double]]?
+
+        /// The allowed rates, in Hz.
+        public static let rates: ClosedRange<Double> = 10...1000
+
+        /// Creates sensor settings: the first accelerometer at 100 Hz, buffered when possible, its own mount matrix.
+        public init(device: String? = nil, rate: Double = 100, mode: Mode = .auto, mountMatrix: [[Double]]? = nil) {
+            self.device = device
+            self.rate = rate
+            self.mode = mode
+            self.mountMatrix = mountMatrix
+        }
+    }
+}
+
+/// Checks a mount matrix override: three rows of three finite numbers forming a rotation or reflection.
+///
+/// A mount matrix only turns or mirrors the sensor's axes onto the device's. A matrix that scales
+/// would change every acceleration, and the detector's thresholds are in m/s², so rows must have
+/// length 1 and stand at right angles to each other (within 0.05, so that 0.7071 passes for √½).
+public enum MountMatrixCheck {
+    /// How far a row's length or a cosine between rows may stray from the ideal.
+    public static let tolerance = 0.05
+
+    /// What is wrong with the matrix, or nil when it is a usable mount matrix.
+    public static func problem(_ rows: [[Double]]) -> String? {
+        guard rows.count == 3, rows.allSatisfy({ $0.count == 3 }) else {
+            let shape = rows.map { String($0.count) }.joined(separator: ", ")
+            return "must be 3 rows of 3 numbers, such as [[0, 1, 0], [1, 0, 0], [0, 0, 1]]; "
+                + "this one has \(rows.count) rows (of \(shape.isEmpty ? "no" : shape) numbers)"
+        }
+        for (index, row) in rows.enumerated() where !row.allSatisfy(\.isFinite) {
+            return "row \(index + 1) holds a number that is not finite; use plain numbers such as 0, 1 or -1"
+        }
+        let determinant = determinant(rows)
+        if abs(determinant) < 1e-6 {
+            return "is singular (determinant 0): a row is zero or two rows point the same way, so some "
+                + "device axis would get no reading; give each device axis its own sensor axis"
+        }
+        for (index, row) in rows.enumerated() {
+            let length = dot(row, row).squareRoot()
+            if abs(length - 1) > tolerance {
+                return "row \(index + 1) has length \(format(length)), not 1: a mount matrix may only turn or "
+                    + "mirror axes, because scaling would change the accelerations the detector compares "
+                    + "with its thresholds in m/s²"
+            }
+        }
+        for (a, b) in [(0, 1), (0, 2), (1, 2)] {
+            let cosine = dot(rows[a], rows[b]) / (dot(rows[a], rows[a]) * dot(rows[b], rows[b])).squareRoot()
+            if abs(cosine) > tolerance {
+                return "rows \(a + 1) and \(b + 1) are not at right angles (cosine \(format(cosine))): "
+                    + "the device axes must stay perpendicular, as a rotation or reflection keeps them"
+            }
+        }
+        return nil
+    }
+
+    /// Parses the udev form `"x1, y1, z1; x2, y2, z2; x3, y3, z3"`, as in `ACCEL_MOUNT_MATRIX`;
+    /// nil for anything that is not rows of numbers.
+    public static func parse(_ text: String) -> [[Double]]? {
+        var rows: [[Double]] = []
+        for rowText in text.split(separator: ";", omittingEmptySubsequences: false) {
+            var row: [Double] = []
+            for cell in rowText.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let value = Double(cell.filter { $0 != " " && $0 != "\t" }) else { return nil }
+                row.append(value)
+            }
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// The determinant of a 3×3 matrix.
+    static func determinant(_ m: [[Double]]) -> Double {
+        m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+    }
+
+    private static func dot(_ a: [Double], _ b: [Double]) -> Double {
+        a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+    }
+
+    private static func format(_ value: Double) -> String {
+        let rounded = (value * 1000).rounded() / 1000
+        return formatNumber(rounded)
+    }
+}
+
+/// A number as TOML and people write it: `100`, `-1`, `0.5`.
+func formatNumber(_ value: Double) -> String {
+    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    return String(value)
+}

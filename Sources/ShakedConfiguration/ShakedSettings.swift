@@ -1,0 +1,152 @@
+import ShakeDetection
+
+/// Everything shaked can be configured with, grouped as the tables of its configuration file.
+///
+/// Every setting has a default that suits a phone, so `ShakedSettings()` is a working configuration.
+/// ``load(configFile:etcDirectory:)`` layers `/etc/shaked/shaked.conf` and its drop-ins over the
+/// defaults; ``check(configFile:etcDirectory:)`` reports every problem in them for `--check-config`.
+public struct ShakedSettings: Sendable, Equatable {
+    /// `[sensor]`: which accelerometer to read, how fast, and how it is mounted.
+    public var sensor: Sensor
+    /// `[detector]`: the sensitivity level and optional overrides of the detector's tunables.
+    public var detector: Detector
+    /// `[prompt]`: how long an undo prompt may stay open, and the pause after one.
+    public var prompt: Prompt
+    /// `[socket]`: where the varlink socket is, when the daemon binds it itself.
+    public var socket: Socket
+    /// `[access]`: who may subscribe, request intents, monitor and register a prompt agent.
+    public var access: AccessPolicy
+    /// `[limits]`: caps on connections, subscriptions and call rates.
+    public var limits: Limits
+    /// `[log]`: how much the daemon logs.
+    public var log: Log
+
+    /// Creates settings; every group defaults to its documented defaults.
+    public init(
+        sensor: Sensor = Sensor(), detector: Detector = Detector(), prompt: Prompt = Prompt(),
+        socket: Socket = Socket(), access: AccessPolicy = AccessPolicy(), limits: Limits = Limits(), log: Log = Log()
+    ) {
+        self.sensor = sensor
+        self.detector = detector
+        self.prompt = prompt
+        self.socket = socket
+        self.access = access
+        self.limits = limits
+        self.log = log
+    }
+
+    /// The file read when no `--config` is given.
+    public static let defaultEtcDirectory = "/etc/shaked"
+    /// The main file's name inside the configuration directory.
+    public static let mainFileName = "shaked.conf"
+    /// The drop-in directory's name inside the configuration directory; its `*.conf` files are read in order.
+    public static let dropInDirectoryName = "shaked.conf.d"
+}
+
+extension ShakedSettings {
+    /// `[prompt]`: the life of an undo prompt.
+    public struct Prompt: Sendable, Equatable {
+        /// Seconds an open prompt may wait for the person's choice before it is cancelled (`timeout`).
+        public var timeout: Double
+        /// Seconds after a prompt ends during which shakes are ignored (`cooldown`), so the motion of
+        /// putting the phone down again does not open a second prompt.
+        public var cooldown: Double
+
+        /// The allowed timeouts, in seconds.
+        public static let timeouts: ClosedRange<Double> = 1...600
+        /// The allowed cooldowns, in seconds.
+        public static let cooldowns: ClosedRange<Double> = 0...60
+
+        /// Creates prompt settings; 30 s to answer, 1 s of calm afterwards.
+        public init(timeout: Double = 30, cooldown: Double = 1) {
+            self.timeout = timeout
+            self.cooldown = cooldown
+        }
+    }
+
+    /// `[socket]`: the varlink socket, used when the daemon binds it itself (without socket activation).
+    ///
+    /// Under systemd the socket comes from `shaked.socket` (`ListenStream=`, `SocketMode=`, `SocketGroup=`),
+    /// and these settings are not used; keep the two in agreement.
+    public struct Socket: Sendable, Equatable {
+        /// The socket's path (`path`), absolute and at most 107 bytes (the size of `sun_path`).
+        public var path: String
+        /// The socket file's permission bits (`mode`, written as an octal string such as `"0666"`).
+        /// Anyone who can connect may call; the `[access]` rules then decide what each caller may do.
+        public var mode: UInt32
+        /// The group to give the socket file (`group`, a name or number); nil keeps the daemon's group.
+        public var group: String?
+
+        /// The longest path a Unix socket address holds.
+        public static let maximumPathBytes = 107
+
+        /// Creates socket settings: `/run/shaked/io.shaked.Undo`, mode 0666, the daemon's group.
+        public init(path: String = "/run/shaked/io.shaked.Undo", mode: UInt32 = 0o666, group: String? = nil) {
+            self.path = path
+            self.mode = mode
+            self.group = group
+        }
+
+        /// The mode as four octal digits, `"0666"`.
+        public var modeText: String {
+            let digits = String(mode, radix: 8)
+            return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        }
+    }
+
+    /// `[limits]`: what one user or connection may use, so no app can exhaust the daemon.
+    public struct Limits: Sendable, Equatable {
+        /// Open connections per user id (`connections-per-user`).
+        public var connectionsPerUser: Int
+        /// Subscriptions in total, over all users (`subscriptions`).
+        public var subscriptions: Int
+        /// Calls per second on one connection (`calls-per-second`); more are refused with `LimitReached`.
+        public var callsPerSecond: Int
+
+        /// The largest message, in bytes, before its NUL terminator. Fixed, not configurable: every
+        /// message of the interface is far smaller, and the cap bounds the memory of a connection.
+        public static let messageSize = 64 * 1024
+        /// The allowed connections per user.
+        public static let connectionsPerUserRange: ClosedRange<Int> = 1...4096
+        /// The allowed total subscriptions.
+        public static let subscriptionsRange: ClosedRange<Int> = 1...65536
+        /// The allowed calls per second per connection.
+        public static let callsPerSecondRange: ClosedRange<Int> = 1...10000
+
+        /// Creates limits: 64 connections per user, 1024 subscriptions, 50 calls a second per connection.
+        public init(connectionsPerUser: Int = 64, subscriptions: Int = 1024, callsPerSecond: Int = 50) {
+            self.connectionsPerUser = connectionsPerUser
+            self.subscriptions = subscriptions
+            self.callsPerSecond = callsPerSecond
+        }
+    }
+
+    /// `[log]`: logging.
+    public struct Log: Sendable, Equatable {
+        /// The least severe level logged (`level`).
+        public var level: LogLevel
+
+        /// Creates log settings; `info` by default.
+        public init(level: LogLevel = .info) {
+            self.level = level
+        }
+    }
+}
+
+/// A log level, named as swift-log names them (`Logger.Level(rawValue:)` accepts every raw value).
+public enum LogLevel: String, Sendable, CaseIterable {
+    /// Everything, including each sample batch.
+    case trace
+    /// Details for debugging.
+    case debug
+    /// Normal operation: start, sensor found, reloads.
+    case info
+    /// Noteworthy but normal: a sensor gone, a client refused.
+    case notice
+    /// Something is wrong but the daemon carries on.
+    case warning
+    /// An operation failed.
+    case error
+    /// The daemon cannot carry on.
+    case critical
+}

@@ -1,0 +1,81 @@
+import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A swift-log handler for a system service: journal-style lines on stderr.
+///
+/// Under systemd (stderr connected to the journal, as `JOURNAL_STREAM` shows) each line starts with its
+/// syslog priority, `<6>message key=value`, so `journalctl -p warning` filters by level; elsewhere lines
+/// are plain and timestamped (see ``LogLine``). Each record is written with a single `write(2)`, so
+/// lines from different threads never interleave.
+///
+/// ```swift
+/// let format = LogLine.format()
+/// LoggingSystem.bootstrap { label in JournalLogHandler(label: label, format: format) }
+/// ```
+public struct JournalLogHandler: LogHandler {
+    /// The logger's label, shown in plain lines.
+    public let label: String
+    /// The shape of the lines.
+    public let format: LogLine.Format
+    /// Where lines go; stderr by default.
+    public let fileDescriptor: Int32
+    /// The least severe level written.
+    public var logLevel: Logger.Level
+    /// Metadata added to every record of this handler.
+    public var metadata: Logger.Metadata = [:]
+    /// Supplies metadata at each log call, such as task-local values.
+    public var metadataProvider: Logger.MetadataProvider?
+
+    /// Creates a handler; the format is detected from `JOURNAL_STREAM` and stderr when not given.
+    public init(
+        label: String, format: LogLine.Format? = nil, fileDescriptor: Int32 = STDERR_FILENO,
+        logLevel: Logger.Level = .info, metadataProvider: Logger.MetadataProvider? = nil
+    ) {
+        self.label = label
+        self.format = format ?? LogLine.format(for: fileDescriptor)
+        self.fileDescriptor = fileDescriptor
+        self.logLevel = logLevel
+        self.metadataProvider = metadataProvider
+    }
+
+    /// One metadata value of this handler.
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    /// Writes one record: handler metadata, then the provider's, then the call's, later ones winning.
+    public func log(event: LogEvent) {
+        var merged = metadata
+        if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
+        if let own = event.metadata { merged.merge(own) { $1 } }
+        if let error = event.error { merged["error"] = .string("\(error)") }
+        let text = LogLine.render(
+            format: format, level: event.level, label: label, message: event.message.description, metadata: merged)
+        Self.write(text, to: fileDescriptor)
+    }
+
+    /// Writes all of `text` with one `write(2)` (more only if the kernel takes part of it), retrying EINTR.
+    static func write(_ text: String, to fd: Int32) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { raw in
+                Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+            }
+            if written > 0 {
+                offset += written
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else if written < 0 && errno == EAGAIN {
+                var pending = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                if poll(&pending, 1, 100) <= 0 { return }
+            } else {
+                return  // Nowhere left to report a failing log; dropping the line is all that can be done.
+            }
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// scripts/install.sh into temporary trees, with fake executables so that no release build is needed.
+@Suite struct InstallTests {
+    static let script = TestPaths.packageRoot.appendingPathComponent("scripts/install.sh").path
+
+    /// A folder with executable `shaked` and `shakectl` scripts standing in for the built binaries.
+    static func fakeBinaries() throws -> URL {
+        let dir = try TestPaths.temporaryDirectory().appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for name in ["shaked", "shakectl"] {
+            let path = dir.appendingPathComponent(name).path
+            #expect(
+                FileManager.default.createFile(
+                    atPath: path, contents: Data("#!/bin/sh\necho \(name)\n".utf8),
+                    attributes: [.posixPermissions: 0o755]))
+        }
+        return dir
+    }
+
+    /// Every file and symlink under a folder, as paths relative to it, sorted.
+    static func files(under root: URL) -> [String] {
+        let enumerator = FileManager.default.enumerator(atPath: root.path)
+        var found: [String] = []
+        while let path = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(
+                atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            {
+                found.append(path)
+            }
+        }
+        return found.sorted()
+    }
+
+    static let expected = [
+        "etc/shaked/shaked.conf",
+        "usr/bin/shakectl",
+        "usr/bin/shaked",
+        "usr/lib/systemd/system/shaked.service",
+        "usr/lib/systemd/system/shaked.socket",
+        "usr/lib/sysusers.d/shaked.conf",
+        "usr/lib/udev/rules.d/60-shaked.rules",
+        "usr/share/shaked/install-manifest",
+        "usr/share/varlink/io.shaked.Demo.varlink",
+        "usr/share/varlink/io.shaked.Undo.varlink",
+    ]
+
+    func run(_ arguments: [String]) throws -> ProcessResult {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DESTDIR"] = nil
+        environment["PREFIX"] = nil
+        return try runProcess("/bin/bash", [Self.script] + arguments, environment: environment)
+    }
+
+    @Test("install into DESTDIR puts the expected files there, and uninstall takes exactly them away")
+    func installAndUninstall() throws {
+        let bin = try Self.fakeBinaries()
+        let destdir = try TestPaths.temporaryDirectory()
+        let install = try run(["--destdir", destdir.path, "--bin-dir", bin.path])
+        #expect(install.status == 0, "\(install.stderr)")
+        #expect(Self.files(under: destdir) == Self.expected)
+
+        let service = try String(
+            contentsOf: destdir.appendingPathComponent("usr/lib/systemd/system/shaked.service"), encoding: .utf8)
+        #expect(service.contains("\nExecStart=/usr/bin/shaked\n"))
+        let installed = destdir.appendingPathComponent("usr/bin/shaked").path
+        #expect(FileManager.default.isExecutableFile(atPath: installed))
+        #expect(try String(contentsOfFile: installed, encoding: .utf8) == "#!/bin/sh\necho shaked\n")
+        let config = try String(contentsOf: destdir.appendingPathComponent("etc/shaked/shaked.conf"), encoding: .utf8)
+        let shipped = try String(
+            contentsOf: TestPaths.packageRoot.appendingPathComponent("config/shaked.conf"), encoding: .utf8)
+        #expect(config == shipped)
+
+        let again = try run(["--destdir", destdir.path, "--bin-dir", bin.path])
+        #expect(again.status != 0 && again.stderr.contains("already installed"))
+
+        // A file of someone else's in a directory the install created keeps that directory.
+        let foreign = destdir.appendingPathComponent("usr/share/varlink/org.example.Other.varlink")
+        #expect(FileManager.default.createFile(atPath: foreign.path, contents: Data("x".utf8)))
+        let uninstall = try run(["uninstall", "--destdir", destdir.path])
+        #expect(uninstall.status == 0, "\(uninstall.stderr)")
+        #expect(Self.files(under: destdir) == ["usr/share/varlink/org.example.Other.varlink"])
+        try FileManager.default.removeItem(at: foreign)
+        let second = try run(["uninstall", "--destdir", destdir.path])
+        #expect(second.status != 0 && second.stderr.contains("no install manifest"))
+        let left = try FileManager.default.contentsOfDirectory(atPath: destdir.path)
+        #expect(left == ["usr"], "directories the install created are gone, except those still holding files")
+    }
+
+    @Test("installed units under a real prefix pass systemd-analyze verify, ExecStart at the installed binary")
+    func installedUnitsVerify() throws {
+        let bin = try Self.fakeBinaries()
+        let root = try TestPaths.temporaryDirectory()
+        let prefix = root.appendingPathComponent("usr").path
+        let install = try run([
+            "--prefix", prefix, "--sysconfdir", root.appendingPathComponent("etc").path, "--bin-dir", bin.path,
+            "--no-activate",
+        ])
+        #expect(install.status == 0, "\(install.stderr)")
+        let units = root.appendingPathComponent("usr/lib/systemd/system")
+        let service = try String(contentsOf: units.appendingPathComponent("shaked.service"), encoding: .utf8)
+        #expect(service.contains("\nExecStart=\(prefix)/bin/shaked\n"))
+        #expect(service.contains("file://\(prefix)/share/varlink/io.shaked.Undo.varlink"))
+        let verify = try runProcess(
+            "/usr/bin/systemd-analyze",
+            [
+                "verify", units.appendingPathComponent("shaked.service").path,
+                units.appendingPathComponent("shaked.socket").path,
+            ])
+        #expect(verify.status == 0)
+        #expect(verify.stderr.isEmpty, "\(verify.stderr)")
+
+        let sysusers = try runProcess(
+            "/usr/bin/systemd-sysusers",
+            ["--root", root.path, "--dry-run", root.appendingPathComponent("usr/lib/sysusers.d/shaked.conf").path])
+        #expect(sysusers.status == 0, "\(sysusers.stderr)")
+        #expect((sysusers.stdout + sysusers.stderr).contains("Creating group 'shaked'"))
+        #expect((sysusers.stdout + sysusers.stderr).contains("Creating user 'shaked'"))
+
+        let uninstall = try run([
+            "uninstall", "--prefix", prefix, "--sysconfdir", root.appendingPathComponent("etc").path,
+        ])
+        #expect(uninstall.status == 0, "\(uninstall.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).isEmpty)
+    }
+
+    @Test("an edited configuration survives uninstall; an existing one is never overwritten")
+    func configurationIsKept() throws {
+        let bin = try Self.fakeBinaries()
+        let destdir = try TestPaths.temporaryDirectory()
+        #expect(try run(["--destdir", destdir.path, "--bin-dir", bin.path]).status == 0)
+        let config = destdir.appendingPathComponent("etc/shaked/shaked.conf")
+        try "[log]\nlevel = \"debug\"\n".write(to: config, atomically: false, encoding: .utf8)
+        let uninstall = try run(["uninstall", "--destdir", destdir.path])
+        #expect(uninstall.status == 0)
+        #expect(uninstall.stdout.contains("kept"))
+        #expect(Self.files(under: destdir) == ["etc/shaked/shaked.conf"])
+        let reinstall = try run(["--destdir", destdir.path, "--bin-dir", bin.path])
+        #expect(reinstall.status == 0)
+        #expect(try String(contentsOf: config, encoding: .utf8) == "[log]\nlevel = \"debug\"\n")
+        #expect(try run(["uninstall", "--destdir", destdir.path]).status == 0)
+        #expect(Self.files(under: destdir) == ["etc/shaked/shaked.conf"])
+    }
+
+    /// Arguments the script must refuse, and words its error must hold.
+    static let refused: [([String], String)] = [
+        (["--frobnicate"], "unknown argument"),
+        (["--prefix", "usr"], "must be absolute"),
+        (["--bin-dir", "/nonexistent-shaked-bin"], "missing or not executable"),
+    ]
+
+    @Test(arguments: refused)
+    func badArguments(arguments: [String], says: String) throws {
+        let destdir = try TestPaths.temporaryDirectory()
+        let result = try run(arguments + ["--destdir", destdir.path])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains(says), "\(result.stderr)")
+        #expect(Self.files(under: destdir).isEmpty)
+    }
+
+    @Test("--help documents install, uninstall, DESTDIR, PREFIX and --bin-dir")
+    func help() throws {
+        let result = try run(["--help"])
+        #expect(result.status == 0)
+        for word in ["uninstall", "--destdir", "--prefix", "--bin-dir", "DESTDIR", "install-manifest"] {
+            #expect(result.stdout.contains(word), "\(word)")
+        }
+    }
+}

@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# Builds shaked and shakectl in release mode and installs them with their units, udev rule,
+# sysusers.d entry, default configuration and varlink interface files.
+#
+#   sudo scripts/install.sh                     # build, install under /usr, apply (sysusers, udev, systemd)
+#   scripts/install.sh --destdir /tmp/pkg       # stage for a package: nothing is applied to the machine
+#   scripts/install.sh uninstall [same options] # remove exactly what the install put there
+#
+# Run `scripts/install.sh --help` for every option. Environment: DESTDIR and PREFIX are read as
+# defaults for --destdir and --prefix, as packagers expect.
+set -euo pipefail
+
+usage() {
+    cat <<'EOF'
+Usage: scripts/install.sh [install|uninstall] [OPTIONS]
+
+Installs (default) or uninstalls shaked. Paths below are as on the target system; with
+--destdir everything is written under DESTDIR instead (staging for a package).
+
+  --destdir DIR      stage under DIR (default: $DESTDIR, else nothing)
+  --prefix DIR       installation prefix (default: $PREFIX, else /usr)
+  --sysconfdir DIR   where shaked/shaked.conf goes (default: /etc; shaked reads /etc/shaked)
+  --bin-dir DIR      install the shaked and shakectl executables found in DIR instead of
+                     building them (swift build -c release --product shaked / shakectl)
+  --no-activate      do not run systemd-sysusers, udevadm and systemctl after installing
+                     (never run with --destdir, or when not root)
+  -h, --help         show this help
+
+Installed, relative to PREFIX (a manifest at share/shaked/install-manifest lists each file,
+and uninstall removes exactly those, then the directories the install created):
+  bin/shaked, bin/shakectl
+  lib/systemd/system/shaked.service    (ExecStart= points at PREFIX/bin/shaked)
+  lib/systemd/system/shaked.socket
+  lib/udev/rules.d/60-shaked.rules
+  lib/sysusers.d/shaked.conf           (the system user and group "shaked")
+  share/varlink/io.shaked.Undo.varlink, share/varlink/io.shaked.Demo.varlink
+  SYSCONFDIR/shaked/shaked.conf        (never overwritten; kept on uninstall when edited)
+EOF
+}
+
+action=install
+destdir=${DESTDIR:-}
+prefix=${PREFIX:-/usr}
+sysconfdir=/etc
+bindir_in=""
+activate=1
+while (($#)); do
+    case "$1" in
+    install | uninstall) action=$1 ;;
+    --destdir) destdir=${2:?--destdir needs a directory}; shift ;;
+    --destdir=*) destdir=${1#*=} ;;
+    --prefix) prefix=${2:?--prefix needs a directory}; shift ;;
+    --prefix=*) prefix=${1#*=} ;;
+    --sysconfdir) sysconfdir=${2:?--sysconfdir needs a directory}; shift ;;
+    --sysconfdir=*) sysconfdir=${1#*=} ;;
+    --bin-dir) bindir_in=${2:?--bin-dir needs a directory}; shift ;;
+    --bin-dir=*) bindir_in=${1#*=} ;;
+    --no-activate) activate=0 ;;
+    -h | --help) usage; exit 0 ;;
+    *) echo "error: unknown argument '$1'; see scripts/install.sh --help" >&2; exit 2 ;;
+    esac
+    shift
+done
+case "$prefix" in /*) ;; *) echo "error: --prefix must be absolute, not '$prefix'" >&2; exit 2 ;; esac
+case "$sysconfdir" in /*) ;; *) echo "error: --sysconfdir must be absolute, not '$sysconfdir'" >&2; exit 2 ;; esac
+prefix=${prefix%/}
+destdir=${destdir%/}
+
+cd "$(dirname "$0")/.."
+root=$(pwd)
+manifest_rel="$prefix/share/shaked/install-manifest"
+manifest="$destdir$manifest_rel"
+
+# Runs the machine-wide steps after an install on the live system (not a staged one).
+apply() {
+    if [ -n "$destdir" ] || [ "$activate" = 0 ] || [ "$(id -u)" != 0 ]; then
+        cat <<EOF
+Installed. On the target system, as root:
+  systemd-sysusers                 # creates the user and group shaked
+  udevadm control --reload && udevadm trigger --subsystem-match=iio --action=add
+  systemctl daemon-reload          # udev then starts shaked.service for each accelerometer
+EOF
+        return
+    fi
+    command -v systemd-sysusers >/dev/null && systemd-sysusers "$prefix/lib/sysusers.d/shaked.conf" || true
+    if command -v udevadm >/dev/null && [ -d /run/udev ]; then
+        udevadm control --reload || true
+        udevadm trigger --subsystem-match=iio --action=add || true
+    fi
+    if [ -d /run/systemd/system ]; then systemctl daemon-reload || true; fi
+    echo "Installed and applied. Check it with: systemctl status shaked; journalctl -u shaked"
+}
+
+if [ "$action" = uninstall ]; then
+    [ -f "$manifest" ] || { echo "error: no install manifest at $manifest; nothing to uninstall" >&2; exit 1; }
+    dirs=()
+    while IFS=' ' read -r kind sum path; do
+        case "$kind" in
+        file) rm -f "$destdir$path" ;;
+        config)
+            if [ -f "$destdir$path" ] && [ "$(sha256sum <"$destdir$path" | cut -d' ' -f1)" != "$sum" ]; then
+                echo "kept $destdir$path: it was edited since the install"
+            else
+                rm -f "$destdir$path"
+            fi
+            ;;
+        dir) dirs+=("$path") ;;
+        esac
+    done <"$manifest"
+    rm -f "$manifest"
+    # Deepest first, and only when empty: a directory that holds anything else stays.
+    for ((i = ${#dirs[@]} - 1; i >= 0; i--)); do rmdir "$destdir${dirs[i]}" 2>/dev/null || true; done
+    echo "Uninstalled shaked from ${destdir:-/}"
+    exit 0
+fi
+
+if [ -z "$bindir_in" ]; then
+    swift build -c release --product shaked
+    swift build -c release --product shakectl
+    bindir_in=$(swift build -c release --show-bin-path)
+fi
+for exe in shaked shakectl; do
+    [ -x "$bindir_in/$exe" ] || { echo "error: $bindir_in/$exe is missing or not executable" >&2; exit 1; }
+done
+if [ -f "$manifest" ]; then
+    echo "error: shaked is already installed here ($manifest); run uninstall first" >&2
+    exit 1
+fi
+
+entries=()
+# Creates a directory (and its parents), noting each one this install created.
+make_dir() {
+    local dir=$1 missing=()
+    while [ ! -d "$destdir$dir" ]; do missing=("$dir" "${missing[@]}"); dir=$(dirname "$dir"); done
+    for dir in "${missing[@]}"; do
+        install -d -m 0755 "$destdir$dir"
+        entries+=("dir - $dir")
+    done
+}
+# put MODE SOURCE TARGET: installs one file (TARGET as on the target system).
+put() {
+    make_dir "$(dirname "$3")"
+    install -m "$1" "$2" "$destdir$3"
+    entries+=("file - $3")
+}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+sed -e "s|^ExecStart=/usr/bin/shaked|ExecStart=$prefix/bin/shaked|" \
+    -e "s|file:///usr/share/varlink/|file://$prefix/share/varlink/|" systemd/shaked.service >"$work/shaked.service"
+grep -q "^ExecStart=$prefix/bin/shaked\$" "$work/shaked.service" || {
+    echo "error: systemd/shaked.service has no ExecStart=/usr/bin/shaked line to point at $prefix/bin" >&2
+    exit 1
+}
+
+put 0755 "$bindir_in/shaked" "$prefix/bin/shaked"
+put 0755 "$bindir_in/shakectl" "$prefix/bin/shakectl"
+put 0644 "$work/shaked.service" "$prefix/lib/systemd/system/shaked.service"
+put 0644 systemd/shaked.socket "$prefix/lib/systemd/system/shaked.socket"
+put 0644 systemd/60-shaked.rules "$prefix/lib/udev/rules.d/60-shaked.rules"
+put 0644 systemd/sysusers.conf "$prefix/lib/sysusers.d/shaked.conf"
+put 0644 Sources/UndoProtocol/io.shaked.Undo.varlink "$prefix/share/varlink/io.shaked.Undo.varlink"
+put 0644 Sources/UndoProtocol/io.shaked.Demo.varlink "$prefix/share/varlink/io.shaked.Demo.varlink"
+
+config="$sysconfdir/shaked/shaked.conf"
+if [ -e "$destdir$config" ]; then
+    echo "kept $destdir$config: it exists already (compare with $root/config/shaked.conf)"
+else
+    make_dir "$(dirname "$config")"
+    install -m 0644 config/shaked.conf "$destdir$config"
+    entries+=("config $(sha256sum <config/shaked.conf | cut -d' ' -f1) $config")
+fi
+
+make_dir "$(dirname "$manifest_rel")"
+printf '%s\n' "${entries[@]}" >"$manifest"
+echo "Installed shaked under ${destdir:-/} (prefix $prefix); manifest: $manifest"
+apply
