@@ -7,9 +7,6 @@ import UndoProtocol
     import Glibc
 #endif
 
-/// Where replies for one connection go: the connection's writer drains it in order.
-public typealias Outbox = AsyncStream<ByteBuffer>.Continuation
-
 /// Owns the ``IntentMachine`` and carries out its actions: events to subscribers, prompts to
 /// the agent, outcomes to monitors and the log, the prompt timer, and the sensor demand.
 ///
@@ -189,12 +186,9 @@ public actor UndoCoordinator {
             agent: machine.agent != nil)
     }
 
-    /// Cancels the open prompt (the app is told) and ends every stream: the daemon is stopping.
+    /// Cancels the open prompt (the app is told): the daemon is stopping.
     public func shutdown() {
         apply(machine.shutdown(now: .now))
-        for outbox in outboxes.values { outbox.finish() }
-        for outbox in monitors.values { outbox.finish() }
-        agentOutbox?.finish()
         timer?.cancel()
         demand.finish()
     }

@@ -92,6 +92,9 @@ public struct VarlinkServer: Service {
         let maximumLength = limits.messageSize
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
+            // Calls are a few hundred bytes: start reads small, so a thousand idle subscribers
+            // don't each hold a 2 KiB receive buffer. Reads still grow up to 64 KiB when needed.
+            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 512, maximum: 65536))
         let initializer: @Sendable (any Channel) -> EventLoopFuture<Accepted> = { channel in
             Accepted.make(channel, maximumLength: maximumLength)
         }
@@ -122,27 +125,22 @@ public struct VarlinkServer: Service {
             return
         }
         defer { connections.release(uid: peer.uid) }
-        let (replies, outbox) = AsyncStream.makeStream(of: ByteBuffer.self, bufferingPolicy: .bufferingOldest(4096))
+        let outbox = Outbox(channel: accepted.channel.channel)
         var session = ConnectionSession(
             peer: peer, outbox: outbox, coordinator: coordinator, server: context,
             callsPerSecond: limits.callsPerSecond)
         do {
-            try await accepted.channel.executeThenClose { inbound, outbound in
-                try await withThrowingDiscardingTaskGroup { group in
-                    group.addTask {
-                        for await reply in replies { try await outbound.write(reply) }
-                    }
-                    do {
-                        for try await message in inbound { await session.handle(message) }
-                    } catch let error as FrameTooLong {
-                        logger.notice("message too long, closing", metadata: ["peer": "\(peer)"])
-                        outbox.yield(codec.reply(error: .limitReached("message-size (\(error.maximumLength) bytes)")))
-                    } catch {
-                        logger.debug("connection ended", metadata: ["peer": "\(peer)", "error": "\(error)"])
-                    }
-                    await session.close()
-                    outbox.finish()
+            // One task per connection: replies are written straight to the channel (see Outbox).
+            try await accepted.channel.executeThenClose { inbound, _ in
+                do {
+                    for try await message in inbound { await session.handle(message) }
+                } catch let error as FrameTooLong {
+                    logger.notice("message too long, closing", metadata: ["peer": "\(peer)"])
+                    outbox.yield(codec.reply(error: .limitReached("message-size (\(error.maximumLength) bytes)")))
+                } catch {
+                    logger.debug("connection ended", metadata: ["peer": "\(peer)", "error": "\(error)"])
                 }
+                await session.close()
             }
         } catch {
             await session.close()
