@@ -22,4 +22,6 @@ trap 'kill $daemon 2>/dev/null; wait $daemon 2>/dev/null || true; echo "daemon l
 for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.1; done
 [ -S "$socket" ] || { cat "$dir/shaked.log" >&2; echo "error: shaked did not start" >&2; exit 1; }
 
+echo "shaked is serving $socket (log: $dir/shaked.log); try shakectl status --socket $socket"
+sleep 1
 "$bin/shakectl" demo --socket "$socket"

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ShakeClient
 import ShakeDetection
 
 extension DetectorKind: ExpressibleByArgument {}
@@ -25,4 +26,16 @@ struct DetectorOptions: ParsableArguments {
 /// Writes a line to standard error (progress and diagnostics never mix with results).
 func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+/// The daemon's socket, shared by the commands that talk to shaked.
+struct SocketOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The daemon's socket (default: $SHAKED_SOCKET, else \(ClientEnvironment.defaultSocketPath)).",
+            valueName: "path"))
+    var socket: String?
+
+    /// The socket to connect to.
+    var path: String { socket ?? ClientEnvironment.socketPath() }
 }

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import ShakeClient
+import UndoProtocol
+
+/// `shakectl watch`: one line per shake and per intent outcome, as they happen.
+struct Watch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print each recognized shake and what became of each intent, until Ctrl-C.",
+        discussion: """
+            Calls io.shaked.Undo.Monitor (which needs the "monitor" permission) and prints one line \
+            per event as it happens (once the daemon confirms the monitor, "watching shaked at \
+            PATH" goes to standard error): a shake the detector recognized, with its reversals and peak, \
+            and the outcome of each intent or shake: performed, cancelled, noContext (no app was in \
+            the current context, so the shake was only logged) or ignored (a prompt was open, or the \
+            short cooldown after one ran). Times are seconds on the daemon's monotonic clock. The \
+            monitor never carries apps' titles or results.
+
+            With --format json, prints one JSON object per line with the keys kind (shake or \
+            outcome), time, reversals, peak and outcome. Stops after --count events when given, \
+            and exits with status 1 when the daemon cannot be reached or goes away.
+            """
+    )
+
+    @OptionGroup var daemon: SocketOptions
+
+    @Option(help: "Output format: text or json (one object per event per line).")
+    var format: OutputFormat = .text
+
+    @Option(help: ArgumentHelp("Stop after this many events (default: run until Ctrl-C).", valueName: "n"))
+    var count: Int?
+
+    func validate() throws {
+        if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+    }
+
+    func run() async throws {
+        let path = daemon.path
+        let format = format
+        let count = count
+        try await withDaemon(path) { connection in
+            var seen = 0
+            for try await reply in try await connection.stream(.monitor, NoParameters(), of: MonitorReply.self) {
+                if reply.event.kind == .started {
+                    printError("watching shaked at \(path); Ctrl-C to stop")
+                    continue
+                }
+                // Unbuffered, so that a pipe sees each event as it happens.
+                let line = format == .json ? encodeJSONLine(reply.event) : Self.text(reply.event)
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                seen += 1
+                if let count, seen >= count { return }
+            }
+            throw DaemonFailure(VarlinkConnectionError(.closed, path: path, method: "io.shaked.Undo.Monitor"))
+        }
+    }
+
+    /// An event for people: its time, then what happened.
+    static func text(_ event: MonitorEvent) -> String {
+        let time = pad(decimal(event.time, 3), 10) + " s  "
+        switch event.kind {
+        case .started:
+            return time + "monitoring started"
+        case .shake:
+            let reversals = event.reversals.map { "\($0) reversals" } ?? "reversals unknown"
+            let peak = event.peak.map { ", peak \(decimal($0, 1)) m/s²" } ?? ""
+            return time + "shake recognized (\(reversals)\(peak))"
+        case .outcome:
+            switch event.outcome {
+            case .performed?: return time + "performed: the app undid or redid"
+            case .cancelled?: return time + "cancelled: nothing performed"
+            case .noContext?: return time + "no context: no app in the current context can undo, shake only logged"
+            case .ignored?: return time + "ignored: a prompt was open or the cooldown ran"
+            case nil: return time + "outcome unknown"
+            }
+        }
+    }
+}
