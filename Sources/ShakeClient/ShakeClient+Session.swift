@@ -131,9 +131,10 @@ extension ShakeClient {
         switch action {
         case .answer(let intent, let prompt):
             do {
-                _ = try await connection.call(
-                    .answerIntent, AnswerIntentParameters(token: token, intent: intent, prompt: prompt))
-                let agentShows = await agentRegistered(on: connection)
+                let agentShows = try await connection.call(
+                    .answerIntent, AnswerIntentParameters(token: token, intent: intent, prompt: prompt),
+                    returning: AnswerIntentReply.self
+                ).agent
                 state.withLock { state in
                     apply(state.tracker.answered(intent: intent, prompt: prompt, agentShows: agentShows), to: &state)
                 }
@@ -155,16 +156,6 @@ extension ShakeClient {
             }
         case .deliver:
             break
-        }
-    }
-
-    /// Whether a prompt agent draws prompts, so the app must not show its own. The interface
-    /// says so only in GetStatus; a daemon that refuses GetStatus has the app show the prompt.
-    private func agentRegistered(on connection: VarlinkConnection) async -> Bool {
-        do {
-            return try await connection.call(.getStatus, NoParameters(), returning: GetStatusReply.self).status.agent
-        } catch {
-            return false
         }
     }
 

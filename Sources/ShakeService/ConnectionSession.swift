@@ -70,7 +70,8 @@ struct ConnectionSession {
         case .setContext:
             try await coordinator.setContext(try codec.parameters(SetContextParameters.self, of: message), peer: peer)
         case .answerIntent:
-            try await coordinator.answer(try codec.parameters(AnswerIntentParameters.self, of: message), peer: peer)
+            let p = try codec.parameters(AnswerIntentParameters.self, of: message)
+            return codec.reply(AnswerIntentReply(agent: try await coordinator.answer(p, peer: peer)))
         case .choose:
             try await coordinator.choose(try codec.parameters(ChooseParameters.self, of: message), peer: peer)
         case .reportResult:

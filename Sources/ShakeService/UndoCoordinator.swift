@@ -93,10 +93,11 @@ public actor UndoCoordinator {
         apply(try machine.setContext(token: p.token, uid: peer.uid, focused: p.focused, undo: p.undo, redo: p.redo, now: .now))
     }
 
-    /// `AnswerIntent`.
-    public func answer(_ p: AnswerIntentParameters, peer: Peer) throws(VarlinkError) {
+    /// `AnswerIntent`; returns whether the agent draws the prompt.
+    public func answer(_ p: AnswerIntentParameters, peer: Peer) throws(VarlinkError) -> Bool {
         do {
             apply(try machine.answer(token: p.token, uid: peer.uid, intent: p.intent, prompt: p.prompt))
+            return machine.agent != nil
         } catch {
             if error.name.hasSuffix("PromptRejected") {
                 logger.notice("prompt rejected", metadata: ["intent": "\(p.intent)", "rule": "\(error.parameters["rule"] ?? "")"])

@@ -132,8 +132,10 @@ public enum InterfaceDescriptions {
     method SetContext(token: string, focused: bool, undo: ?string, redo: ?string) -> ()
 
     # Answers an intent with the prompt the app will show. A prompt that breaks a
-    # guideline is refused with PromptRejected; fix it and answer again.
-    method AnswerIntent(token: string, intent: string, prompt: Prompt) -> ()
+    # guideline is refused with PromptRejected; fix it and answer again. agent is true when a
+    # registered prompt agent draws the prompt instead: the app then shows nothing and waits
+    # for event "perform" or "cancelled".
+    method AnswerIntent(token: string, intent: string, prompt: Prompt) -> (agent: bool)
 
     # The person's choice in the open prompt. "cancel" ends the intent; "undo" or "redo"
     # (as offered) makes the service send event "perform".

@@ -134,6 +134,14 @@ public struct AnswerIntentParameters: Sendable, Hashable, Codable {
     }
 }
 
+/// The reply of `AnswerIntent`.
+public struct AnswerIntentReply: Sendable, Hashable, Codable {
+    /// A registered agent draws the prompt; the app shows nothing.
+    public var agent: Bool
+    /// Creates a reply.
+    public init(agent: Bool) { self.agent = agent }
+}
+
 /// `Choose(token, intent, choice)`.
 public struct ChooseParameters: Sendable, Hashable, Codable {
     /// The app's subscription token, or the agent's token.

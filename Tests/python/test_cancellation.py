@@ -12,11 +12,14 @@ TRACE = os.path.join(TRACES, "qt_shake_left.csv")
 
 
 class CancellationTest(unittest.TestCase):
+    expect_agent = False
+
     def open_prompt(self, daemon, app):
         with daemon.client() as client, client.open(UNDO, namespaced=False) as tool:
             intent = tool.RequestIntent()["intent"]
         self.assertEqual(app.next_event()["intent"], intent)
-        app.calls.AnswerIntent(token=app.token, intent=intent, prompt=prompt())
+        answered = app.calls.AnswerIntent(token=app.token, intent=intent, prompt=prompt())
+        self.assertEqual(answered["agent"], self.expect_agent)
         return intent
 
     def status(self, daemon):
@@ -87,6 +90,8 @@ class CancellationTest(unittest.TestCase):
 
 
 class AgentTest(unittest.TestCase):
+    expect_agent = True
+
     def test_prompts_go_to_the_agent(self):
         with Daemon("--replay", TRACE) as daemon:
             with daemon.client() as client, client.open(UNDO, namespaced=False) as agent_con:
