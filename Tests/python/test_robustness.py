@@ -2,6 +2,7 @@
 
 import os
 import socket
+import tempfile
 import time
 import unittest
 
@@ -129,6 +130,23 @@ class PermissionTest(unittest.TestCase):
                 reply = Raw(daemon).call(UNDO + ".RegisterAgent", {"name": "shell"}, more=True)
                 return "%s %s" % (reply.get("error"), reply.get("parameters", {}).get("action"))
             self.assertEqual(run_as(NOBODY, register), "io.shaked.Undo.NotAllowed agent")
+
+    def test_request_and_monitor_need_the_configured_group(self):
+        config = os.path.join(tempfile.mkdtemp(prefix="shaked-conf-"), "shaked.conf")
+        with open(config, "w") as f:
+            f.write('[access]\nrequest-groups = ["root"]\nmonitor-groups = ["root"]\n')
+        with Daemon("--replay", TRACE, "--config", config) as daemon:
+            def try_calls():
+                request = Raw(daemon).call(UNDO + ".RequestIntent")
+                monitor = Raw(daemon).call(UNDO + ".Monitor", more=True)
+                status = Raw(daemon).call(UNDO + ".GetStatus")
+                return "%s %s | %s %s | %s" % (
+                    request.get("error"), request.get("parameters", {}).get("action"),
+                    monitor.get("error"), monitor.get("parameters", {}).get("action"), "error" in status)
+            self.assertEqual(run_as(NOBODY, try_calls),
+                             "io.shaked.Undo.NotAllowed request | io.shaked.Undo.NotAllowed monitor | False")
+            # Root, in the group, gets past the check (to NoContext: no app is in context).
+            self.assertEqual(Raw(daemon).call(UNDO + ".RequestIntent").get("error"), "io.shaked.Undo.NoContext")
 
 
 if __name__ == "__main__":
