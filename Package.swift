@@ -23,15 +23,17 @@ let package = Package(
     targets: [
         // The pure shake detector: samples in, events out. Standard library only.
         .target(name: "ShakeDetection"),
+        // CLOCK_MONOTONIC, read in one place for every module that stamps or compares times.
+        .target(name: "MonotonicClock"),
         // Trace files (t,x,y,z CSV + .labels), corpus evaluation.
-        .target(name: "Traces", dependencies: ["ShakeDetection"]),
+        .target(name: "Traces", dependencies: ["ShakeDetection", "MonotonicClock"]),
         // libiio and libudev, quarantined: only IIOSensors imports them.
         .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // Real accelerometers: discovery and hotplug through libudev, reading through libiio.
-        .target(name: "IIOSensors", dependencies: ["ShakeDetection", "CIIO", "CUdev"]),
+        .target(name: "IIOSensors", dependencies: ["ShakeDetection", "MonotonicClock", "CIIO", "CUdev"]),
         // Synthetic motion (rest, hand tremor, walking, shakes) for --demo, benchmarks and tests.
-        .target(name: "SyntheticMotion", dependencies: ["ShakeDetection"]),
+        .target(name: "SyntheticMotion", dependencies: ["ShakeDetection", "MonotonicClock"]),
         // The varlink interfaces, their messages, the NUL framing, and the guideline checks on prompts.
         .target(
             name: "UndoProtocol",
@@ -41,7 +43,7 @@ let package = Package(
         .target(
             name: "ShakeService",
             dependencies: [
-                "ShakeDetection", "UndoProtocol",
+                "ShakeDetection", "UndoProtocol", "MonotonicClock",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -52,7 +54,7 @@ let package = Package(
             name: "ShakedConfiguration",
             dependencies: ["ShakeDetection", .product(name: "TOMLKit", package: "TOMLKit")]),
         // systemd without libsystemd: sd_notify, socket activation, journal-style log lines.
-        .target(name: "Systemd", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(name: "Systemd", dependencies: ["MonotonicClock", .product(name: "Logging", package: "swift-log")]),
         // The library apps use: connection with reconnect, subscription, composed prompts, UndoStack.
         .target(
             name: "ShakeClient",
@@ -87,7 +89,7 @@ let package = Package(
         .testTarget(name: "TracesTests", dependencies: ["Traces", "TestSupport"]),
         .testTarget(name: "ShakectlTests", dependencies: ["Traces", "TestSupport"]),
         .testTarget(name: "UndoProtocolTests", dependencies: ["UndoProtocol", "TestSupport"]),
-        .testTarget(name: "SyntheticMotionTests", dependencies: ["SyntheticMotion", "ShakeDetection"]),
+        .testTarget(name: "SyntheticMotionTests", dependencies: ["SyntheticMotion", "ShakeDetection", "MonotonicClock"]),
         .testTarget(name: "ShakeServiceTests", dependencies: ["ShakeService", "UndoProtocol", "ShakeDetection", "TestSupport"]),
         .testTarget(name: "ShakedConfigurationTests", dependencies: ["ShakedConfiguration", "TestSupport"]),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", "TestSupport"]),

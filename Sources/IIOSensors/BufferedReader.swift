@@ -1,5 +1,6 @@
 import CIIO
 import ShakeDetection
+import MonotonicClock
 
 /// Reads scans from the device's IIO buffer through libiio, woken by the buffer's watermark.
 ///
@@ -113,7 +114,7 @@ final class BufferedReader: SampleReader {
                 throw IIOError(
                     .deviceGone, call: "iio_buffer_refill", path: path, "the device returned no data (end of file)")
             }
-            decode(UnsafeRawBufferPointer(start: start, count: bytes), readTime: monotonicNow(), into: &samples)
+            decode(UnsafeRawBufferPointer(start: start, count: bytes), readTime: monotonicNanoseconds(), into: &samples)
             if bytes < watermark * decoder.scanBytes { return reads }
         }
         return 4

@@ -1,4 +1,5 @@
 import ShakeDetection
+import MonotonicClock
 
 /// Reads `in_accel_{x,y,z}_raw` at a fixed rate, woken by a timer: the fallback when a device
 /// has no IIO buffer, or its buffer stays silent.
@@ -44,7 +45,7 @@ final class PolledReader: SampleReader {
         let rx = try x.readInteger()
         let ry = try y.readInteger()
         let rz = try z.readInteger()
-        let now = max(monotonicNow(), lastTimestamp &+ 1)
+        let now = max(monotonicNanoseconds(), lastTimestamp &+ 1)
         lastTimestamp = now
         samples.append(converter.sample(x: rx, y: ry, z: rz, timestamp: now))
         return 3

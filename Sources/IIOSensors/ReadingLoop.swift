@@ -1,4 +1,5 @@
 import ShakeDetection
+import MonotonicClock
 
 #if canImport(Glibc)
     import Glibc
@@ -116,7 +117,7 @@ struct ReadingLoop {
         lastGoneReason = nil
         silenceDeadline =
             reader.mode == .buffered && configuration.mode == .automatic && reader.info.hasRawAttributes
-            ? monotonicNow() + configuration.bufferSilenceTimeout.nanoseconds : nil
+            ? monotonicNanoseconds() + configuration.bufferSilenceTimeout.nanoseconds : nil
         continuation.yield(.sensorReturned(describe(reader) + note))
     }
 
@@ -140,7 +141,7 @@ struct ReadingLoop {
         }
         if batch.count > before {
             silenceDeadline = nil
-            if pendingSince == nil { pendingSince = monotonicNow() }
+            if pendingSince == nil { pendingSince = monotonicNanoseconds() }
         }
         if batch.count >= batchSize { flush() }
     }
@@ -161,7 +162,7 @@ struct ReadingLoop {
         if reason != lastGoneReason { continuation.yield(.sensorGone(reason: reason)) }
         lastGoneReason = reason
         let uEventWillTell = error.code == .noAccelerometer || error.code == .deviceGone
-        retryAt = uEventWillTell ? nil : monotonicNow() + 5_000_000_000
+        retryAt = uEventWillTell ? nil : monotonicNanoseconds() + 5_000_000_000
     }
 
     private mutating func handle(_ event: UdevEvent) {
@@ -183,7 +184,7 @@ struct ReadingLoop {
 
     /// Flushes a batch that waited too long, falls back to polling after a silent buffer, retries.
     private mutating func checkDeadlines() {
-        let now = monotonicNow()
+        let now = monotonicNanoseconds()
         if let since = pendingSince, now - since >= batchPeriod { flush() }
         if let deadline = silenceDeadline, now >= deadline, let info = reader?.info {
             silenceDeadline = nil
@@ -209,7 +210,7 @@ struct ReadingLoop {
         if let deadline = silenceDeadline { next = min(next ?? deadline, deadline) }
         if let retry = retryAt { next = min(next ?? retry, retry) }
         guard let next else { return -1 }
-        let wait = (next - monotonicNow() + 999_999) / 1_000_000
+        let wait = (next - monotonicNanoseconds() + 999_999) / 1_000_000
         return Int32(clamping: max(0, wait))
     }
 }

@@ -22,13 +22,6 @@ protocol SampleReader: AnyObject {
     func read(into samples: inout [Sample]) throws(IIOError) -> Int
 }
 
-/// CLOCK_MONOTONIC in nanoseconds, the clock samples without a timestamp channel are stamped with.
-@inline(__always)
-func monotonicNow() -> Int64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-}
 
 /// An owning periodic `timerfd` on CLOCK_MONOTONIC, closed in `deinit`.
 struct PeriodicTimer: ~Copyable {

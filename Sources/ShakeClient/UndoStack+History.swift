@@ -34,28 +34,16 @@ extension UndoStack {
     ///
     /// - Returns: false when there was nothing to undo, or when called from inside a handler.
     @discardableResult
-    public func undo() -> Bool {
-        guard collecting == nil else { return false }
-        quiet += 1
-        defer {
-            quiet -= 1
-            changed()
-        }
-        closeGroups()
-        guard let step = undoSteps.popLast() else { return false }
-        let inverse = run(step, undoing: true)
-        if !inverse.handlers.isEmpty {
-            redoSteps.append(Step(name: inverse.name, handlers: inverse.handlers, from: step.from, to: step.to))
-        }
-        currentState = step.from
-        return true
-    }
+    public func undo() -> Bool { move(undoing: true) }
 
     /// Makes the step last undone again; what its handlers register becomes the undo step.
     ///
     /// - Returns: false when there was nothing to redo, or when called from inside a handler.
     @discardableResult
-    public func redo() -> Bool {
+    public func redo() -> Bool { move(undoing: false) }
+
+    /// Runs the newest undo (or redo) step and files its inverse on the other side.
+    private func move(undoing: Bool) -> Bool {
         guard collecting == nil else { return false }
         quiet += 1
         defer {
@@ -63,13 +51,18 @@ extension UndoStack {
             changed()
         }
         closeGroups()
-        guard let step = redoSteps.popLast() else { return false }
-        let inverse = run(step, undoing: false)
+        guard let step = undoing ? undoSteps.popLast() : redoSteps.popLast() else { return false }
+        let inverse = run(step, undoing: undoing)
         if !inverse.handlers.isEmpty {
-            undoSteps.append(Step(name: inverse.name, handlers: inverse.handlers, from: step.from, to: step.to))
-            trim()
+            let filed = Step(name: inverse.name, handlers: inverse.handlers, from: step.from, to: step.to)
+            if undoing {
+                redoSteps.append(filed)
+            } else {
+                undoSteps.append(filed)
+                trim()
+            }
         }
-        currentState = step.to
+        currentState = undoing ? step.from : step.to
         return true
     }
 

@@ -1,4 +1,5 @@
 import Logging
+import MonotonicClock
 import ServiceLifecycle
 import ShakeDetection
 
@@ -55,7 +56,7 @@ public struct SensorService: Service {
                     await coordinator.samplesRead(samples.count)
                     for sample in samples {
                         if let shake = detector.process(sample) {
-                            await coordinator.shakeRecognized(shake, time: monotonicSeconds())
+                            await coordinator.shakeRecognized(shake, time: Double(monotonicNanoseconds()) / 1e9)
                         }
                     }
                 case .sensorGone(let reason):

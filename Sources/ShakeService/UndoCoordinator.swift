@@ -1,4 +1,5 @@
 import Logging
+import MonotonicClock
 import NIOCore
 import ShakeDetection
 import UndoProtocol
@@ -65,9 +66,6 @@ public actor UndoCoordinator {
         machine.timing = settings.timing
     }
 
-    /// The settings in force.
-    public var currentSettings: ServiceSettings { settings }
-
     // MARK: Subscribers
 
     /// Subscribes an app: sends the first reply (the token) into `outbox` and returns the token.
@@ -131,7 +129,7 @@ public actor UndoCoordinator {
     public func addMonitor(outbox: Outbox) -> UInt64 {
         nextMonitor += 1
         monitors[nextMonitor] = outbox
-        outbox.yield(codec.reply(MonitorReply(event: MonitorEvent(kind: .started, time: monotonicSeconds())), continues: true))
+        outbox.yield(codec.reply(MonitorReply(event: MonitorEvent(kind: .started, time: Double(monotonicNanoseconds()) / 1e9)), continues: true))
         return nextMonitor
     }
 
@@ -216,7 +214,7 @@ public actor UndoCoordinator {
             case .outcome(let outcome, let intent, let detail):
                 logger.info(
                     "\(outcome.rawValue)", metadata: ["intent": "\(intent ?? "-")", "detail": "\(detail)"])
-                broadcast(MonitorEvent(kind: .outcome, time: monotonicSeconds(), outcome: outcome))
+                broadcast(MonitorEvent(kind: .outcome, time: Double(monotonicNanoseconds()) / 1e9, outcome: outcome))
             }
         }
         updateDemand()

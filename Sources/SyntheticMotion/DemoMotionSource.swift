@@ -1,5 +1,6 @@
 import ShakeDetection
 import Synchronization
+import MonotonicClock
 
 #if canImport(Glibc)
     import Glibc
@@ -195,9 +196,3 @@ extension DemoMotionSource {
     }
 }
 
-/// CLOCK_MONOTONIC in nanoseconds: the clock IIO stamps samples with.
-func monotonicNanoseconds() -> Int64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-}

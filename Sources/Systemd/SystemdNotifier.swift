@@ -1,3 +1,5 @@
+import MonotonicClock
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -49,7 +51,7 @@ public struct SystemdNotifier: Sendable {
 
     /// `RELOADING=1` with `MONOTONIC_USEC=` (now): a reload has begun; send ``ready(status:)`` when done.
     public func reloading() throws(SystemdError) {
-        try send(["RELOADING=1", "MONOTONIC_USEC=\(Self.monotonicMicroseconds())"])
+        try send(["RELOADING=1", "MONOTONIC_USEC=\(monotonicNanoseconds() / 1000)"])
     }
 
     /// `STOPPING=1`: the service is shutting down.
@@ -119,10 +121,4 @@ public struct SystemdNotifier: Sendable {
         String(text.map { $0.isNewline ? " " : $0 })
     }
 
-    /// `CLOCK_MONOTONIC` in microseconds, the clock systemd compares `MONOTONIC_USEC` with.
-    static func monotonicMicroseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
-    }
 }

@@ -1,4 +1,5 @@
 import ShakeDetection
+import MonotonicClock
 
 #if canImport(Glibc)
     import Glibc
@@ -68,9 +69,3 @@ public struct TraceReplaySource: SampleSource {
     }
 }
 
-/// CLOCK_MONOTONIC in nanoseconds: the clock IIO stamps samples with when it has no timestamp channel.
-public func monotonicNanoseconds() -> Int64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-}

@@ -53,6 +53,4 @@ extension VarlinkError {
     }
     /// `org.varlink.service.ExpectedMore`: a streaming method was called without `more`.
     public static let expectedMore = Self("org.varlink.service.ExpectedMore")
-    /// `org.varlink.service.PermissionDenied`.
-    public static let permissionDenied = Self("org.varlink.service.PermissionDenied")
 }

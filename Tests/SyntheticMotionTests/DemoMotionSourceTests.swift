@@ -1,3 +1,4 @@
+import MonotonicClock
 import ShakeDetection
 import Synchronization
 import SyntheticMotion
@@ -16,12 +17,6 @@ import Testing
 struct DemoMotionSourceTests {
     static let noSkipping: Int64 = 3_600_000_000_000
 
-    static func monotonicNow() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-    }
-
     /// Reads batches until `count` samples in at least `minimumBatches` batches have come,
     /// checking each batch as it arrives.
     static func collect(_ source: DemoMotionSource, samples count: Int, minimumBatches: Int = 1) async throws
@@ -34,7 +29,7 @@ struct DemoMotionSourceTests {
                 Issue.record("unexpected event \(event)")
                 continue
             }
-            let received = monotonicNow()
+            let received = monotonicNanoseconds()
             #expect(batch.last.map { $0.timestamp <= received } ?? false, "no sample from the future")
             batches.append(batch)
             total += batch.count
@@ -47,7 +42,7 @@ struct DemoMotionSourceTests {
     func batchesOfAtLeastTheBatchSizeEvenlyStamped(rate: Double, batchSize: Int) async throws {
         let source = DemoMotionSource(
             seed: 5, rate: rate, batchSize: batchSize, script: .only(.resting), maximumLag: Self.noSkipping)
-        let before = Self.monotonicNow()
+        let before = monotonicNanoseconds()
         let batches = try await Self.collect(source, samples: Int(rate * 0.8), minimumBatches: 3)
         let samples = batches.flatMap { $0 }
         #expect(batches.allSatisfy { $0.count >= batchSize }, "the consumer wakes once per batch, not per sample")
@@ -67,7 +62,7 @@ struct DemoMotionSourceTests {
         let shaker = Task {
             while !source.trigger.isListening { try await Task.sleep(for: .milliseconds(10)) }
             try await Task.sleep(for: .milliseconds(300))
-            let time = Self.monotonicNow()
+            let time = monotonicNanoseconds()
             let accepted = source.shake()
             request.withLock { $0 = (time, accepted) }
         }
@@ -136,7 +131,7 @@ struct DemoMotionSourceTests {
             group.addTask {
                 while source.trigger.runningStreams < 2 { try await Task.sleep(for: .milliseconds(10)) }
                 try await Task.sleep(for: .milliseconds(200))
-                let time = Self.monotonicNow()
+                let time = monotonicNanoseconds()
                 let accepted = source.shake()
                 requested.time.withLock { $0 = time }
                 return accepted ? -1 : -2
