@@ -41,6 +41,18 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
     /// Strokes in ``activityWindow`` that mark ongoing activity, which then needs one more
     /// reversal to count as a shake.
     public var activityStrokes: Int
+    /// Total acceleration (gravity included) below which the device is falling freely: in the
+    /// flight of a jump, a fall or a drop. A hand that holds the device keeps it near 1 g.
+    public var freeFallLevel: Double
+    /// How long the acceleration must stay below ``freeFallLevel`` to count as free fall.
+    public var freeFallDwell: Double
+    /// A chain that begins within this long after a free fall, or contains one, is not a shake.
+    public var freeFallMemory: Double
+    /// Full cycles at least this long (seconds between strokes the same way) along gravity are
+    /// the body going up and down (jumping, bouncing), not a hand shaking.
+    public var slowVerticalPeriod: Double
+    /// Cosine between the strokes' line and gravity above which the motion counts as vertical.
+    public var verticality: Double
 
     /// The defaults for a sensitivity level.
     public init(sensitivity: Sensitivity = .medium) {
@@ -60,6 +72,11 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
         gapReset = 0.5
         activityWindow = 2.0
         activityStrokes = 4
+        freeFallLevel = 0.3 * standardGravity
+        freeFallDwell = 0.06
+        freeFallMemory = 0.5
+        slowVerticalPeriod = 0.38
+        verticality = 0.7
     }
 
     /// Checks every value and names the first one out of range.
@@ -79,6 +96,11 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
         try check(gapReset > 0, "gapReset", "must be above 0 s")
         try check(activityWindow >= 0, "activityWindow", "must be at least 0 s")
         try check(activityStrokes >= 1, "activityStrokes", "must be at least 1")
+        try check(freeFallLevel >= 0 && freeFallLevel < standardGravity, "freeFallLevel", "must lie in [0, 9.8) m/s²")
+        try check(freeFallDwell > 0 && freeFallDwell <= 1, "freeFallDwell", "must lie in (0, 1] s")
+        try check(freeFallMemory >= 0 && freeFallMemory <= 10, "freeFallMemory", "must lie in [0, 10] s")
+        try check(slowVerticalPeriod > 0 && slowVerticalPeriod <= 2, "slowVerticalPeriod", "must lie in (0, 2] s")
+        try check((0...1).contains(verticality), "verticality", "is a cosine, from 0 to 1")
     }
 }
 

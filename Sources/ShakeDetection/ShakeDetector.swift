@@ -22,6 +22,8 @@ public struct ShakeDetector: ShakeDetecting {
         var start: Int64
         var peak: Vector3
         var strength: Double
+        /// Whether the sensor saturated during the stroke, so its strength is only a lower bound.
+        var saturated = false
 
         static let none = Stroke(start: 0, peak: .zero, strength: 0)
     }
@@ -31,6 +33,8 @@ public struct ShakeDetector: ShakeDetecting {
 
     private var gravity: Vector3?
     private var lastTimestamp: Int64?
+    /// The previous sample, for spotting a saturated sensor (the same large value twice).
+    private var lastRaw = Vector3.zero
     /// The stroke in progress, if the motion is above threshold now.
     private var current: Stroke?
     /// The closed strokes of the current chain of reversals, newest last.
@@ -39,6 +43,10 @@ public struct ShakeDetector: ShakeDetecting {
     private var recentStarts = Ring<16, Int64>(filler: 0)
     /// Set after an event: when it fired, and since when the motion has been quiet.
     private var holdoff: (fired: Int64, quietSince: Int64?)?
+    /// Since when the total acceleration has been below the free-fall level, while it is.
+    private var fallingSince: Int64?
+    /// The latest sample of a free fall that lasted long enough to count.
+    private var lastFreeFall: Int64?
 
     /// Creates a detector with the given settings.
     public init(configuration: ShakeDetectorConfiguration = .init()) {
@@ -57,6 +65,8 @@ public struct ShakeDetector: ShakeDetecting {
         chain.removeAll()
         recentStarts.removeAll()
         holdoff = nil
+        fallingSince = nil
+        lastFreeFall = nil
     }
 
     public mutating func process(_ sample: Sample) -> ShakeEvent? {
@@ -67,7 +77,10 @@ public struct ShakeDetector: ShakeDetecting {
             // Time went backwards or the stream stalled: start over from this sample.
             reset()
         }
-        defer { lastTimestamp = t }
+        defer {
+            lastTimestamp = t
+            lastRaw = raw
+        }
         guard let previous = lastTimestamp, let g = gravity else {
             gravity = raw
             return nil
@@ -81,6 +94,8 @@ public struct ShakeDetector: ShakeDetecting {
         let dynamic = raw - newGravity
         let strength = dynamic.length
         let threshold = configuration.strokeThreshold
+        noteFreeFall(raw, at: t)
+        let saturated = isSaturated(raw)
 
         if var hold = holdoff {
             if strength < threshold {
@@ -100,21 +115,24 @@ public struct ShakeDetector: ShakeDetecting {
             dynamic.cosine(stroke.peak) < -0.5, chain.count + 2 >= configuration.reversals + 1
         {
             closeCurrent()
-            let candidate = Stroke(start: t, peak: dynamic, strength: strength)
+            let candidate = Stroke(start: t, peak: dynamic, strength: strength, saturated: saturated)
             if let event = recognize(next: candidate, at: t) { return event }
             return nil
         }
 
         if strength >= threshold {
             if var stroke = current, dynamic.dot(stroke.peak) > 0 {
-                if strength > stroke.strength {
-                    stroke.peak = dynamic
-                    stroke.strength = strength
+                if strength > stroke.strength || (saturated && !stroke.saturated) {
+                    if strength > stroke.strength {
+                        stroke.peak = dynamic
+                        stroke.strength = strength
+                    }
+                    stroke.saturated = stroke.saturated || saturated
                     current = stroke
                 }
             } else {
                 if current != nil { closeCurrent() }
-                let stroke = Stroke(start: t, peak: dynamic, strength: strength)
+                let stroke = Stroke(start: t, peak: dynamic, strength: strength, saturated: saturated)
                 current = stroke
                 recentStarts.append(t)
                 if let event = recognize(next: stroke, at: t) { return event }
@@ -131,6 +149,26 @@ public struct ShakeDetector: ShakeDetecting {
     // MARK: - Strokes and chains
 
     private func seconds(_ nanoseconds: Int64) -> Double { Double(nanoseconds) / 1e9 }
+
+    /// Whether the sensor is at its limit: an axis reads the same large value (over 1.5 g) as
+    /// in the sample before, which a moving device only does when the converter is pinned.
+    private func isSaturated(_ raw: Vector3) -> Bool {
+        let level = 1.5 * standardGravity
+        return (raw.x == lastRaw.x && abs(raw.x) > level) || (raw.y == lastRaw.y && abs(raw.y) > level)
+            || (raw.z == lastRaw.z && abs(raw.z) > level)
+    }
+
+    /// Tracks free fall: the total acceleration near 0 g for at least the dwell time.
+    private mutating func noteFreeFall(_ raw: Vector3, at t: Int64) {
+        let level = configuration.freeFallLevel
+        guard raw.dot(raw) < level * level else {
+            fallingSince = nil
+            return
+        }
+        let since = fallingSince ?? t
+        fallingSince = since
+        if seconds(t - since) >= configuration.freeFallDwell { lastFreeFall = t }
+    }
 
     private mutating func rearm() {
         holdoff = nil
@@ -189,17 +227,41 @@ public struct ShakeDetector: ShakeDetecting {
             let older = chain[back: i + 2]
             guard newer.peak.cosine(older.peak) >= configuration.linearity else { return nil }
             let neighbours = (newer.strength * older.strength).squareRoot()
+            // A saturated stroke's strength is only a lower bound (clipping is lopsided: gravity
+            // uses up part of the range one way and frees it the other), so it may look weaker
+            // than it was; it cannot have been weaker than it looks.
+            let weakerSaturated =
+                middle.strength < neighbours ? middle.saturated : (newer.saturated || older.saturated)
+            if weakerSaturated { continue }
             let zigzag = max(middle.strength / neighbours, neighbours / middle.strength)
             guard zigzag <= configuration.maximumZigzag else { return nil }
         }
 
         let first = chain[back: closed - 1]
-        let (axis, direction) = Self.dominantAxis(chain: chain, count: closed, first: first)
+        let line = Self.line(chain: chain, count: closed, first: first)
+        guard !isBodyMotion(closed: closed, next: next, first: first, line: line) else { return nil }
+        let (axis, direction) = Self.dominantAxis(line: line, first: first)
         var onset = first.start
         for i in closed..<chain.count { onset = chain[back: i].start }
         holdoff = (fired: t, quietSince: nil)
         return ShakeEvent(
             onset: onset, recognized: t, peak: peak, reversals: chain.count, axis: axis, direction: direction)
+    }
+
+    /// Whether the chain is the whole body moving rather than a hand shaking: it began within
+    /// ``ShakeDetectorConfiguration/freeFallMemory`` of a free fall (or contains one), or it is
+    /// a slow oscillation along gravity (jumping, bouncing on the knees, a body's landing).
+    private func isBodyMotion(closed: Int, next: Stroke, first: Stroke, line: Vector3) -> Bool {
+        if let fell = lastFreeFall, fell >= first.start - Int64(configuration.freeFallMemory * 1e9) { return true }
+        guard let g = gravity, abs(line.cosine(g)) >= configuration.verticality else { return false }
+        // Full cycles, stroke start to stroke start the same way, from closed strokes only: the
+        // stroke just begun may have started at half the threshold, early.
+        let pairs = (closed - 1) / 2
+        let period =
+            pairs > 0
+            ? seconds(chain[back: 0].start - chain[back: 2 * pairs].start) / Double(pairs)
+            : seconds(next.start - chain[back: 1].start)
+        return period >= configuration.slowVerticalPeriod
     }
 
     /// Whether strokes were already happening in the window before `start`.
@@ -213,13 +275,18 @@ public struct ShakeDetector: ShakeDetecting {
         return count >= configuration.activityStrokes
     }
 
-    /// The device axis the strokes lie along, and the direction of the first of them.
-    private static func dominantAxis(chain: Ring<8, Stroke>, count: Int, first: Stroke) -> (Axis, AxisDirection) {
+    /// The line the strokes lie along: their peaks summed, each turned the way of the first.
+    private static func line(chain: Ring<8, Stroke>, count: Int, first: Stroke) -> Vector3 {
         var line = Vector3.zero
         for i in 0..<count {
             let p = chain[back: i].peak
             line = line + (p.dot(first.peak) >= 0 ? p : -1 * p)
         }
+        return line
+    }
+
+    /// The device axis a line lies along, and the direction of the first stroke on that axis.
+    private static func dominantAxis(line: Vector3, first: Stroke) -> (Axis, AxisDirection) {
         let ax = abs(line.x)
         let ay = abs(line.y)
         let az = abs(line.z)
