@@ -33,6 +33,8 @@ public struct ShakeDetector: ShakeDetecting {
 
     private var gravity: Vector3?
     private var lastTimestamp: Int64?
+    /// Seconds between the last two samples: how finely stroke starts are known.
+    private var samplePeriod = 0.0
     /// The previous sample, for spotting a saturated sensor (the same large value twice).
     private var lastRaw = Vector3.zero
     /// The stroke in progress, if the motion is above threshold now.
@@ -88,6 +90,7 @@ public struct ShakeDetector: ShakeDetecting {
         // Backward-Euler low-pass coefficient: exact enough for dt much below the time constant,
         // and needs no libm.
         let dt = seconds(t - previous)
+        samplePeriod = dt
         let alpha = dt / (configuration.gravityTimeConstant + dt)
         let newGravity = g + alpha * (raw - g)
         gravity = newGravity
@@ -251,17 +254,24 @@ public struct ShakeDetector: ShakeDetecting {
     /// Whether the chain is the whole body moving rather than a hand shaking: it began within
     /// ``ShakeDetectorConfiguration/freeFallMemory`` of a free fall (or contains one), or it is
     /// a slow oscillation along gravity (jumping, bouncing on the knees, a body's landing).
+    ///
+    /// When the sensor saturated during the chain, clipping has bent both the strokes' line and
+    /// the gravity estimate (each axis is cut on its own), so a slow chain then counts as along
+    /// gravity whatever the line says.
     private func isBodyMotion(closed: Int, next: Stroke, first: Stroke, line: Vector3) -> Bool {
         if let fell = lastFreeFall, fell >= first.start - Int64(configuration.freeFallMemory * 1e9) { return true }
-        guard let g = gravity, abs(line.cosine(g)) >= configuration.verticality else { return false }
-        // Full cycles, stroke start to stroke start the same way, from closed strokes only: the
-        // stroke just begun may have started at half the threshold, early.
+        var saturated = next.saturated
+        for i in 0..<closed { saturated = saturated || chain[back: i].saturated }
+        guard saturated || abs(line.cosine(gravity ?? .zero)) >= configuration.verticality else { return false }
+        // Full cycles, stroke start to stroke start the same way, from closed strokes only (the
+        // stroke just begun may have started at half the threshold, early). Each start is known
+        // to within a sample, so a cycle may measure up to one sample short.
         let pairs = (closed - 1) / 2
         let period =
             pairs > 0
             ? seconds(chain[back: 0].start - chain[back: 2 * pairs].start) / Double(pairs)
             : seconds(next.start - chain[back: 1].start)
-        return period >= configuration.slowVerticalPeriod
+        return period + samplePeriod >= configuration.slowVerticalPeriod
     }
 
     /// Whether strokes were already happening in the window before `start`.
