@@ -92,7 +92,7 @@ struct PocketMount: Sendable, Hashable {
 }
 
 /// A sensor sampling a continuous specific force: each sample averages the signal over its own
-/// sample period in steps of 1 ms (clipping each step at the range, as the converter does), then
+/// sample period in steps of 2 ms (clipping each step at the range, as the converter does), then
 /// adds noise and clips again. Short impacts are smeared over a sample, not lost between samples.
 struct SensorModel: Sendable {
     var rate: Double
@@ -103,7 +103,7 @@ struct SensorModel: Sendable {
     func samples(seconds: Double, seed: UInt64, _ force: (Double) -> SIMD3<Double>) -> [Sample] {
         var random = SeededRandom(seed: seed ^ 0x5EED_0F_5E45_0125)
         let count = max(0, Int(seconds * rate))
-        let steps = max(1, Int((1000 / rate).rounded(.up)))
+        let steps = max(1, Int((500 / rate).rounded(.up)))
         let limit = SIMD3<Double>(repeating: range)
         var out: [Sample] = []
         out.reserveCapacity(count)

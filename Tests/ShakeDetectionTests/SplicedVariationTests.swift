@@ -30,8 +30,21 @@ import Traces
         )
     }
 
-    @Test("shakes rotated, scaled 0.6-1.1 and stretched 0.8-1.25 into everyday motion are recognized")
-    func splicedVariations() throws {
+    /// How the spliced trace is recorded: as the corpus is (±4 g, 50 Hz), or as a phone that
+    /// clips at ±2 g, at 50, 25 or 100 Hz. Clipping at ±2 g distorts real shakes too.
+    static let recordings: [(name: String, range: Double, rate: Double, medianBound: Double, p95Bound: Double)] = [
+        ("±4 g at 50 Hz", 39.24, 50, 0.6, 0.8),
+        ("±2 g at 50 Hz", 2 * standardGravity, 50, 0.6, 0.9),
+        ("±2 g at 25 Hz", 2 * standardGravity, 25, 0.6, 0.95),
+        ("±2 g at 100 Hz", 2 * standardGravity, 100, 0.6, 0.9),
+    ]
+
+    @Test(
+        "shakes rotated, scaled 0.6-1.1 and stretched 0.8-1.25 into everyday motion are recognized",
+        arguments: recordings)
+    func splicedVariations(
+        recording: (name: String, range: Double, rate: Double, medianBound: Double, p95Bound: Double)
+    ) throws {
         var random = Motion.Random(seed: 2026)
         var hits = 0
         var trials = 0
@@ -64,9 +77,13 @@ import Traces
             let block = turned.map {
                 Sample(timestamp: 0, x: clip(g.0 + $0.x), y: clip(g.1 + $0.y), z: clip(g.2 + $0.z))
             }
-            let joined = (Array(host[..<at]) + block + Array(host[at...])).enumerated().map {
-                Sample(timestamp: Int64($0.offset) * 20_000_000, x: $0.element.x, y: $0.element.y, z: $0.element.z)
+            let limit = { (v: Double) in max(-recording.range, min(recording.range, v)) }
+            var joined = (Array(host[..<at]) + block + Array(host[at...])).enumerated().map {
+                Sample(
+                    timestamp: Int64($0.offset) * 20_000_000, x: limit($0.element.x), y: limit($0.element.y),
+                    z: limit($0.element.z))
             }
+            if recording.rate != 50 { joined = Motion.resample(joined, rate: recording.rate) }
             let start = Double(at) * 0.02 + interval.start * stretch
             let end = Double(at) * 0.02 + interval.end * stretch
             let recognized = detect(joined, with: ShakeDetector()).map { Double($0.recognized) / 1e9 }
@@ -77,10 +94,13 @@ import Traces
             }
         }
         let recall = Double(hits) / Double(trials)
-        #expect(recall >= 0.95, "recall \(recall) over \(trials) new spliced shakes")
-        // Measured 0.52 s median here (README, "Limits"): slower, stretched shakes take longer to
-        // reach three reversals. These bounds guard against regressions, not the product bar.
-        #expect((percentile(latencies, 50) ?? 9) <= 0.6, "median latency \(percentile(latencies, 50) ?? -1) s")
-        #expect((percentile(latencies, 95) ?? 9) <= 0.8, "p95 latency \(percentile(latencies, 95) ?? -1) s")
+        #expect(recall >= 0.95, "\(recording.name): recall \(recall) over \(trials) new spliced shakes")
+        // Measured 0.51-0.56 s median here (README, "Limits"): slower, stretched shakes take longer
+        // to reach three reversals, and clipping blunts strokes. These bounds guard against
+        // regressions, not the product bar.
+        let median = percentile(latencies, 50) ?? 9
+        let p95 = percentile(latencies, 95) ?? 9
+        #expect(median <= recording.medianBound, "\(recording.name): median latency \(median) s")
+        #expect(p95 <= recording.p95Bound, "\(recording.name): p95 latency \(p95) s")
     }
 }

@@ -1,0 +1,136 @@
+import Foundation
+import ShakeDetection
+import SyntheticMotion
+import Testing
+
+/// Whole-body motion and impacts: the generator is physically what it claims, and the
+/// detector stays silent on it, in a pocket at 100 Hz clipped at ±2 g and at other rates.
+struct EverydayMotionTests {
+    static let seeds: [UInt64] = Array(1...6)
+
+    /// Runs of |a| below `level` lasting at least `dwell` seconds, as (start, end) times.
+    static func freeFalls(_ samples: [Sample], level: Double = 0.3 * standardGravity, dwell: Double = 0.08)
+        -> [(Double, Double)]
+    {
+        var runs: [(Double, Double)] = []
+        var start: Double?
+        for sample in samples {
+            if sample.magnitude < level {
+                start = start ?? sample.seconds
+            } else if let s = start {
+                if sample.seconds - s >= dwell { runs.append((s, sample.seconds)) }
+                start = nil
+            }
+        }
+        return runs
+    }
+
+    @Test(arguments: [EverydayActivity.jumping, .skippingRope, .jumpingJacks])
+    func jumpsRepeatAtTheirRateWithAFlightInFreeFallEachTime(activity: EverydayActivity) throws {
+        for seed in Self.seeds.prefix(3) {
+            let motion = EverydayMotion(activity, seed: seed)
+            let frequency = try #require(motion.frequency)
+            #expect((1.8...2.8).contains(frequency))
+            let samples = motion.samples(seconds: 20)
+            let magnitude = samples.map(\.magnitude)
+            let measured = SignalMeasures.dominantFrequency(magnitude, rate: 100, band: 1...4)
+            #expect(abs(measured - frequency) < 0.15, "seed \(seed): \(measured) Hz, made at \(frequency) Hz")
+            // Every jump has a flight: about one free fall per cycle.
+            let flights = Self.freeFalls(samples).count
+            #expect(Double(flights) >= 0.8 * 20 * frequency, "seed \(seed): \(flights) flights in 20 s")
+            // The body's weight is carried: over whole seconds the mean |a| is near 1 g (clipping lowers it).
+            let mean = magnitude.reduce(0, +) / Double(magnitude.count)
+            #expect(mean > 0.6 * standardGravity && mean < 1.4 * standardGravity, "seed \(seed): mean \(mean)")
+            #expect(samples.allSatisfy { max(abs($0.x), abs($0.y), abs($0.z)) <= EverydayMotion.pocketRange })
+        }
+    }
+
+    @Test func aFallEndsWithTheDeviceTurnedOnItsSideAndStill() throws {
+        for seed in Self.seeds {
+            let motion = EverydayMotion(.fallOntoSide, seed: seed)
+            let impact = try #require(motion.impactTime)
+            let samples = motion.samples(seconds: impact + 4)
+            let before = samples.filter { $0.seconds > impact - 2.5 && $0.seconds < impact - 1.2 }
+            let after = samples.filter { $0.seconds > impact + 2.5 }
+            func mean(_ s: [Sample]) -> SIMD3<Double> {
+                s.reduce(SIMD3<Double>.zero) { $0 + SIMD3($1.x, $1.y, $1.z) } / Double(s.count)
+            }
+            let (up, down) = (mean(before), mean(after))
+            let length = { (v: SIMD3<Double>) in (v * v).sum().squareRoot() }
+            #expect(abs(length(up) - standardGravity) < 1 && abs(length(down) - standardGravity) < 1)
+            let turn = acos(min(1, (up * down).sum() / (length(up) * length(down)))) * 180 / .pi
+            #expect(turn > 50 && turn < 110, "seed \(seed): turned \(turn)°")
+            // The impact saturates a ±2 g sensor.
+            let hit = samples.filter { abs($0.seconds - impact) < 0.15 }
+            #expect(hit.contains { max(abs($0.x), abs($0.y), abs($0.z)) >= EverydayMotion.pocketRange - 0.01 })
+        }
+    }
+
+    @Test func aDroppedPhoneFallsFreelyThenLiesStill() throws {
+        for seed in Self.seeds {
+            let motion = EverydayMotion(.droppedOnTable, seed: seed)
+            let impact = try #require(motion.impactTime)
+            let samples = motion.samples(seconds: impact + 3)
+            let falls = Self.freeFalls(samples)
+            #expect(falls.contains { $0.1 >= impact - 0.02 && $0.1 <= impact + 0.02 }, "seed \(seed): \(falls)")
+            let resting = samples.filter { $0.seconds > impact + 1.5 }
+            #expect(resting.allSatisfy { abs($0.magnitude - standardGravity) < 0.5 && abs($0.z) > 9.5 })
+        }
+    }
+
+    /// In a pocket at 100 Hz, clipped at ±2 g: no event at any sensitivity.
+    @Test(arguments: EverydayActivity.allCases)
+    func noEventInAPocket(activity: EverydayActivity) {
+        for seed in Self.seeds {
+            let samples = EverydayMotion(activity, seed: seed).samples(seconds: activity.isRhythmic ? 30 : 8)
+            for sensitivity in Sensitivity.allCases {
+                let found = events(samples, sensitivity: sensitivity)
+                #expect(found.isEmpty, "\(activity) seed \(seed), \(sensitivity): \(found.count) events")
+            }
+        }
+    }
+
+    /// Other sensors: 25, 50 and 200 Hz; ±2 g and ±4 g.
+    @Test(arguments: EverydayActivity.allCases, [25.0, 50, 200])
+    func noEventAtOtherRatesAndRanges(activity: EverydayActivity, rate: Double) {
+        for seed in Self.seeds.prefix(3) {
+            for range in [2 * standardGravity, 4 * standardGravity] {
+                let samples = EverydayMotion(activity, seed: seed).samples(
+                    seconds: activity.isRhythmic ? 20 : 8, rate: rate, range: range)
+                let found = events(samples)
+                #expect(found.isEmpty, "\(activity) seed \(seed) at \(rate) Hz, ±\(range): \(found.count) events")
+            }
+        }
+    }
+
+    /// The material is hard: without the free-fall and slow-vertical gates, jumping fires the
+    /// detector, so the silence above is the gates' doing.
+    @Test func withoutTheBodyMotionGatesJumpingFires() {
+        var configuration = ShakeDetectorConfiguration()
+        configuration.freeFallLevel = 0
+        configuration.slowVerticalPeriod = 2
+        var total = 0
+        for seed in Self.seeds {
+            var detector = ShakeDetector(configuration: configuration)
+            total += EverydayMotion(.jumping, seed: seed).samples(seconds: 30).compactMap { detector.process($0) }.count
+        }
+        #expect(total >= 10, "\(total) events in 3 minutes of jumping without the gates")
+    }
+
+    /// A shake right after a jumping session ends is still recognized once the body is still.
+    @Test func aShakeAfterJumpingIsRecognized() {
+        for seed in Self.seeds.prefix(3) {
+            var samples = EverydayMotion(.jumping, seed: seed).samples(seconds: 10)
+            let end = samples.last?.timestamp ?? 0
+            var shakeGenerator = MotionGenerator(
+                seed: seed, rate: 100, script: .only(.holding), startTimestamp: end + 10_000_000)
+            var after = shakeGenerator.next(200)
+            shakeGenerator.queueShake()
+            after += shakeGenerator.next(300)
+            let start = shakeGenerator.shakeStart ?? 0
+            samples += after
+            let found = events(samples).filter { $0.recognized >= start }
+            #expect(found.count == 1, "seed \(seed): \(found.count) events for the shake")
+        }
+    }
+}
