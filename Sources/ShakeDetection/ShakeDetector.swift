@@ -98,7 +98,7 @@ public struct ShakeDetector: ShakeDetecting {
         let strength = dynamic.length
         let threshold = configuration.strokeThreshold
         noteFreeFall(raw, at: t)
-        let saturated = isSaturated(raw)
+        let saturated = strength >= threshold / 2 && isSaturated(raw)
 
         if var hold = holdoff {
             if strength < threshold {
@@ -156,7 +156,7 @@ public struct ShakeDetector: ShakeDetecting {
     /// Whether the sensor is at its limit: an axis reads the same large value (over 1.5 g) as
     /// in the sample before, which a moving device only does when the converter is pinned.
     private func isSaturated(_ raw: Vector3) -> Bool {
-        let level = 1.5 * standardGravity
+        let level = 1.5 * 9.80665  // 1.5 g; a literal, since a global needs a lazy-initialisation check each call
         return (raw.x == lastRaw.x && abs(raw.x) > level) || (raw.y == lastRaw.y && abs(raw.y) > level)
             || (raw.z == lastRaw.z && abs(raw.z) > level)
     }
