@@ -17,6 +17,24 @@ public enum InterfaceDescriptions {
     # event "perform" -> ReportResult. Anything that ends an open prompt early (focus lost,
     # disconnect, another app taking the context, the timeout) sends event "cancelled" and
     # nothing is performed.
+    #
+    # Field rules. Every string a client sends is checked before it is used, stored or logged;
+    # one that breaks its rule is refused with org.varlink.service.InvalidParameter naming the
+    # field (such as "prompt.title"):
+    # - app: a reverse-DNS id, at most 255 bytes: two or more dot-separated elements of ASCII
+    #   letters, digits, "_" and "-", none empty and none starting with a digit.
+    # - Text a person sees (name, undo, redo, summary, title, message, label): no control
+    #   characters (NUL, CR, LF, ESC, DEL and the rest of Unicode Cc), no bidirectional
+    #   formatting characters (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), no line
+    #   or paragraph separators (U+2028, U+2029), not empty and not only spaces, and at most:
+    #   name 64 characters, undo and redo 32, summary 120, title 80, message 240, label 32
+    #   (and at most 4 bytes a character). The guideline checks (PromptRejected) come after.
+    # - token: 32 lower-case hexadecimal digits; intent: "intent-" and 1 to 20 digits; a prompt
+    #   has at most 8 actions.
+    # Messages are at most 64 KiB. Calls are counted per connection and per user before they
+    # are parsed; connections and subscriptions are limited per connection, per user and in
+    # total (LimitReached names the limit), and a connection that completes no call within
+    # the idle timeout is closed.
     interface io.shaked.Undo
 
     # What an intent proposes: undo the last action, or redo the last undone one.
@@ -125,6 +143,8 @@ public enum InterfaceDescriptions {
     # Subscribes an app. Call with "more": the first reply carries the token for this
     # subscription and no event; each later reply carries one event for this app.
     # app: a stable identifier, such as "org.example.Notes"; name: shown to people.
+    # Any user allowed to subscribe may; only the user of the active session on the seat
+    # (as logind reports it) can hold the current context and receive shakes.
     method Subscribe(app: string, name: string) -> (token: string, event: ?Event)
 
     # Says whether the app is in the foreground and what it can undo or redo now, by
@@ -147,10 +167,13 @@ public enum InterfaceDescriptions {
 
     # Asks for an intent without a shake (a keyboard-shortcut helper, an accessibility
     # switch, a test). Follows the same flow; needs the "request" permission. With
-    # operation null the service proposes undo if possible, else redo.
-    method RequestIntent(operation: ?Operation) -> (intent: string, app: string)
+    # operation null the service proposes undo if possible, else redo. app names the app the
+    # intent went to only when it belongs to the caller's own user.
+    method RequestIntent(operation: ?Operation) -> (intent: string, app: ?string)
 
     # Reports the sensor, the detector, the subscribers, the last shake and the open prompt.
+    # currentApp and openIntent are given only to callers with the "monitor" permission and to
+    # the user whose app holds the context; others get null.
     method GetStatus() -> (status: Status)
 
     # Streams shakes and intent outcomes (call with "more"); needs the "monitor" permission.
@@ -173,7 +196,9 @@ public enum InterfaceDescriptions {
     # The prompt breaks a guideline. rule names it (title-prefix, title-words,
     # title-capitalization, title-punctuation, title-length, message-sentences,
     # message-length, cancel-missing, cancel-label, cancel-position, button-count,
-    # yes-no-label, destructive-default, operation-missing); detail says what to change.
+    # yes-no-label, action-label, destructive-default, operation-missing); detail says what
+    # to change. action-label: the undo and redo buttons are labelled with the localized word
+    # ("Undo", "Redo"; "실행 취소", "다시 실행"), alone or followed by the action name.
     error PromptRejected (rule: string, detail: string)
 
     # The token is unknown, expired, or belongs to another user.
@@ -195,7 +220,9 @@ public enum InterfaceDescriptions {
     # The caller's user or group may not do this; the configuration decides who may.
     error NotAllowed (action: string)
 
-    # A limit was reached: connections per user, subscriptions, or call rate.
+    # A limit was reached; limit names it: connections, connections-per-user,
+    # subscriptions, subscriptions-per-user, subscriptions-per-connection, call-rate,
+    # call-rate-per-user, message-size, monitors-per-connection or agents.
     error LimitReached (limit: string)
     """####
 

@@ -186,10 +186,10 @@ public struct RequestIntentParameters: Sendable, Hashable, Codable {
 public struct RequestIntentReply: Sendable, Hashable, Codable {
     /// The new intent's id.
     public var intent: String
-    /// The app (its `app` identifier) the intent went to.
-    public var app: String
+    /// The app (its `app` identifier) the intent went to; nil when it belongs to another user.
+    public var app: String?
     /// Creates a reply.
-    public init(intent: String, app: String) {
+    public init(intent: String, app: String?) {
         self.intent = intent
         self.app = app
     }

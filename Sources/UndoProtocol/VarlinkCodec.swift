@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import NIOCore
 
 /// Turns varlink messages into JSON bytes and back, naming the parameter at fault on failure.
@@ -23,8 +27,15 @@ public struct VarlinkCodec: Sendable {
         }
     }
 
-    /// Reads a call's parameters as `P`; omitted or null parameters read as `{}`.
-    public func parameters<P: Decodable>(_ type: P.Type, of message: ByteBuffer) throws(VarlinkError) -> P {
+    /// Reads a call's parameters as `P` (omitted or null parameters read as `{}`), then checks
+    /// every field against its ``FieldRule``: nothing unchecked gets past here.
+    public func parameters<P: CheckedParameters>(_ type: P.Type, of message: ByteBuffer) throws(VarlinkError) -> P {
+        let parameters = try decodeParameters(type, of: message)
+        try parameters.check()
+        return parameters
+    }
+
+    private func decodeParameters<P: Decodable>(_ type: P.Type, of message: ByteBuffer) throws(VarlinkError) -> P {
         do {
             let envelope = try decoder.decode(ParametersEnvelope<P>.self, from: Data(message.readableBytesView))
             if let parameters = envelope.parameters { return parameters }
