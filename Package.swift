@@ -53,8 +53,11 @@ let package = Package(
         .target(
             name: "ShakedConfiguration",
             dependencies: ["ShakeDetection", .product(name: "TOMLKit", package: "TOMLKit")]),
-        // systemd without libsystemd: sd_notify, socket activation, journal-style log lines.
-        .target(name: "Systemd", dependencies: ["MonotonicClock", .product(name: "Logging", package: "swift-log")]),
+        // systemd: sd_notify, socket activation, journal records (libsystemd), logind's seat (sd-login).
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .target(
+            name: "Systemd",
+            dependencies: ["MonotonicClock", "CSystemd", .product(name: "Logging", package: "swift-log")]),
         // The library apps use: connection with reconnect, subscription, composed prompts, UndoStack.
         .target(
             name: "ShakeClient",
@@ -94,8 +97,6 @@ let package = Package(
         .testTarget(name: "ShakedConfigurationTests", dependencies: ["ShakedConfiguration", "TestSupport"]),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", "TestSupport"]),
         .testTarget(name: "ShakeClientTests", dependencies: ["ShakeClient", "UndoProtocol", "TestSupport"]),
-        // End-to-end: the real shaked binary, real sockets, the Python varlink client, systemd tools, tmux.
-        .testTarget(name: "DaemonTests", dependencies: ["UndoProtocol", "TestSupport"]),
         // umockdev's testbed API, for the IIO tests only (fake sysfs, /dev and uevents).
         .systemLibrary(
             name: "CUmockdev", path: "Tests/CUmockdev", pkgConfig: "umockdev-1.0",
