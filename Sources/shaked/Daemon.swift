@@ -24,24 +24,27 @@ struct Daemon {
             settings: service,
             sensor: .init(description: sensorState, detector: Self.detectorDescription(settings.detector)),
             logger: logger)
-        let context = ServerContext(version: version, access: service.access, demoShake: source.demoShake)
+        let context = ServerContext(
+            version: version, access: service.access, limits: service.limits, demoShake: source.demoShake)
         let (listening, listeningContinuation) = AsyncStream.makeStream(of: Void.self)
         let server = VarlinkServer(
-            endpoint: endpoint, coordinator: coordinator, context: context, limits: service.limits, logger: logger,
+            endpoint: endpoint, coordinator: coordinator, context: context, logger: logger,
             onListening: { listeningContinuation.yield() })
         let detector = DetectorHolder(settings.detector.configuration)
         let sensor = SensorService(
             source: source.source, makeDetector: { ShakeDetector(configuration: detector.configuration) },
             coordinator: coordinator, logger: logger)
+        let seat = SeatWatcher(coordinator: coordinator, logger: logger)
         let supervisor = SystemdService(
             notifier: notifier, coordinator: coordinator, listening: listening, logger: logger,
+            sensorResponds: { [source] timeout in await source.responds(within: timeout) },
             reload: { [configFile, overrides] () throws(ConfigurationFileError) -> ShakedSettings in
                 try overrides.load(configFile: configFile)
             },
             apply: { new in
                 let service = ServiceSettings(new)
                 await coordinator.update(settings: service)
-                context.update(access: service.access)
+                context.update(access: service.access, limits: service.limits)
                 detector.configuration = new.detector.configuration
             },
             running: settings)
@@ -49,7 +52,10 @@ struct Daemon {
         // server cancels the open prompt, tells its app, and closes the socket.
         let group = ServiceGroup(
             configuration: .init(
-                services: [.init(service: server), .init(service: sensor), .init(service: supervisor)],
+                services: [
+                    .init(service: server), .init(service: seat, successTerminationBehavior: .ignore),
+                    .init(service: sensor), .init(service: supervisor),
+                ],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
@@ -75,7 +81,12 @@ extension ServiceSettings {
                 cooldown: .milliseconds(Int64(settings.prompt.cooldown * 1000))),
             access: ShakeService.AccessPolicy(rules: rules),
             limits: ServiceLimits(
-                messageSize: ShakedSettings.Limits.messageSize, connectionsPerUser: settings.limits.connectionsPerUser,
-                subscriptions: settings.limits.subscriptions, callsPerSecond: settings.limits.callsPerSecond))
+                messageSize: ShakedSettings.Limits.messageSize, connections: settings.limits.connections,
+                connectionsPerUser: settings.limits.connectionsPerUser, subscriptions: settings.limits.subscriptions,
+                subscriptionsPerUser: settings.limits.subscriptionsPerUser,
+                subscriptionsPerConnection: settings.limits.subscriptionsPerConnection,
+                callsPerSecond: settings.limits.callsPerSecond,
+                callsPerSecondPerUser: settings.limits.callsPerSecondPerUser,
+                idleTimeout: .milliseconds(Int64(settings.limits.idleTimeout * 1000))))
     }
 }
