@@ -1,10 +1,12 @@
 """Starts the real shaked binary on a socket in a temporary directory, for the tests here."""
 
 import os
+import shlex
 import signal
 import subprocess
 import tempfile
 import time
+import unittest
 import warnings
 
 import varlink
@@ -39,13 +41,20 @@ def prompt(title="Undo Typing", actions=None, message=None):
 class Daemon:
     """A running shaked; use as a context manager. `args` are extra command-line arguments."""
 
-    def __init__(self, *args, env=None):
+    def __init__(self, *args, env=None, wrapper=None):
         self.dir = tempfile.mkdtemp(prefix="shaked-test-")
         os.chmod(self.dir, 0o755)
         self.socket = os.path.join(self.dir, "io.shaked.Undo")
         self.address = "unix:" + self.socket
         self.log_path = os.path.join(self.dir, "shaked.log")
+        # Never the host's /etc/shaked: an empty file (every default) unless a test gives its own.
+        if "--config" not in args:
+            empty = os.path.join(self.dir, "empty.conf")
+            open(empty, "w").close()
+            args = ("--config", empty, *args)
         self.args = [SHAKED, "--socket", self.socket, *args]
+        if wrapper:  # a shell snippet that ends by running "$@" (the daemon's command line)
+            self.args = ["sh", "-c", wrapper, "sh", *self.args]
         self.env = dict(os.environ, **(env or {}))
         self.process = None
 
@@ -153,6 +162,18 @@ class Raw:
 
     def close(self):
         self.sock.close()
+
+
+# Tests that run children as another user need root; everything else runs as anyone.
+needs_root = unittest.skipUnless(os.geteuid() == 0, "needs root: runs children as another user (setuid)")
+
+
+def write_config(text):
+    """A configuration file with `text`, in a new temporary directory; returns its path."""
+    path = os.path.join(tempfile.mkdtemp(prefix="shaked-conf-"), "shaked.conf")
+    with open(path, "w") as f:
+        f.write(text)
+    return path
 
 
 def run_as(uid, function, *args):

@@ -84,6 +84,11 @@ class ReadinessTest(unittest.TestCase):
             notify.drain(0.3)
             after = [m for m in notify.drain(1.5) if "WATCHDOG=1" in m]
             self.assertEqual(after, [], "pings must stop while the coordinator is stalled")
+            # The probe gives each part 2 s; then the log names the part that is stuck.
+            deadline = time.monotonic() + 5
+            while "did not answer" not in daemon.output() and time.monotonic() < deadline:
+                time.sleep(0.1)
+            self.assertIn("the coordinator did not answer", daemon.output())
             daemon.process.kill()
 
     def test_watchdog_pid_of_another_process_is_ignored(self):
