@@ -91,7 +91,9 @@ let package = Package(
         .testTarget(name: "ShakeDetectionTests", dependencies: ["ShakeDetection", "Traces", "TestSupport"]),
         .testTarget(name: "TracesTests", dependencies: ["Traces", "TestSupport"]),
         .testTarget(name: "ShakectlTests", dependencies: ["Traces", "TestSupport"]),
-        .testTarget(name: "UndoProtocolTests", dependencies: ["UndoProtocol", "TestSupport"]),
+        .testTarget(
+            name: "UndoProtocolTests",
+            dependencies: ["UndoProtocol", "TestSupport", .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(name: "SyntheticMotionTests", dependencies: ["SyntheticMotion", "ShakeDetection", "MonotonicClock"]),
         .testTarget(name: "ShakeServiceTests", dependencies: ["ShakeService", "UndoProtocol", "ShakeDetection", "TestSupport"]),
         .testTarget(name: "ShakedConfigurationTests", dependencies: ["ShakedConfiguration", "TestSupport"]),
