@@ -17,6 +17,9 @@ SHAKED = os.environ.get("SHAKED_BINARY", os.path.join(ROOT, ".build", "debug", "
 
 UNDO = "io.shaked.Undo"
 
+# What root may always do, granted to the user running the tests, so they pass as anyone.
+OWN_ACCESS = '[access]\nrequest-users = ["{0}"]\nmonitor-users = ["{0}"]\nagent-users = ["{0}"]\n'.format(os.getuid())
+
 # Connections the tests drop on purpose are closed by the daemon side; not worth a warning each.
 warnings.simplefilter("ignore", ResourceWarning)
 
@@ -47,11 +50,13 @@ class Daemon:
         self.socket = os.path.join(self.dir, "io.shaked.Undo")
         self.address = "unix:" + self.socket
         self.log_path = os.path.join(self.dir, "shaked.log")
-        # Never the host's /etc/shaked: an empty file (every default) unless a test gives its own.
+        # Never the host's /etc/shaked: the defaults, plus what root may always do granted to the
+        # user running the tests (so they pass as an ordinary user), unless a test gives its own.
         if "--config" not in args:
-            empty = os.path.join(self.dir, "empty.conf")
-            open(empty, "w").close()
-            args = ("--config", empty, *args)
+            own = os.path.join(self.dir, "tests.conf")
+            with open(own, "w") as f:
+                f.write(OWN_ACCESS)
+            args = ("--config", own, *args)
         self.args = [SHAKED, "--socket", self.socket, *args]
         if wrapper:  # a shell snippet that ends by running "$@" (the daemon's command line)
             self.args = ["sh", "-c", wrapper, "sh", *self.args]
@@ -62,13 +67,25 @@ class Daemon:
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(self.args, stdout=self.log, stderr=subprocess.STDOUT, env=self.env)
         deadline = time.monotonic() + 20
-        while not os.path.exists(self.socket):
+        while not self.listening():
             if self.process.poll() is not None:
                 raise RuntimeError("shaked exited with %s:\n%s" % (self.process.returncode, self.output()))
             if time.monotonic() > deadline:
                 raise RuntimeError("shaked did not listen within 20 s:\n" + self.output())
             time.sleep(0.02)
         return self
+
+    def listening(self):
+        """Whether the socket accepts connections (the file appears at bind, before listen)."""
+        import socket as _socket
+        probe = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+        try:
+            probe.connect(self.socket)
+            return True
+        except OSError:
+            return False
+        finally:
+            probe.close()
 
     def __exit__(self, *exc):
         if self.process.poll() is None:
