@@ -81,7 +81,8 @@ public struct ScanDecoder: Sendable, Hashable {
             let scan = UnsafeRawBufferPointer(rebasing: bytes[(i * scanBytes)..<((i + 1) * scanBytes)])
             let r = raw(scan)
             var time = timestamp(scan) ?? (readTime - Int64(count - 1 - i) * period)
-            if let last = lastTimestamp, time <= last { time = last + 1 }
+            // A device timestamp of Int64.max has no later one: saturate rather than overflow.
+            if let last = lastTimestamp, time <= last { time = last < .max ? last + 1 : .max }
             lastTimestamp = time
             samples.append(converter.sample(x: r.x, y: r.y, z: r.z, timestamp: time))
         }

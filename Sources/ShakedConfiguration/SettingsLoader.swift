@@ -61,6 +61,10 @@ struct Layers {
 
     /// Applies one file's text over the settings so far.
     mutating func apply(_ text: String, file: String) {
+        if let (line, column, message) = TOMLPreflight.check(text) {
+            problems.append(ConfigurationProblem(.syntax, file: file, line: line, column: column, message))
+            return
+        }
         let root: TOMLTable
         do {
             root = try TOMLTable(string: text)

@@ -50,8 +50,9 @@ public enum Labels {
                     .badLabel, path: path, line: number,
                     "expected \"start end\" (two numbers in seconds, one space), found \"\(line.prefix(40))\"")
             }
-            guard start.isFinite, end.isFinite, start >= 0 else {
-                throw TraceError(.badLabel, path: path, line: number, "start and end must be finite and start ≥ 0")
+            guard start.isFinite, end.isFinite, start >= 0, end <= TraceReader.timeLimit else {
+                throw TraceError(
+                    .badLabel, path: path, line: number, "start and end must be finite, with 0 ≤ start and end ≤ 1e9 s")
             }
             guard start < end else {
                 throw TraceError(.badLabel, path: path, line: number, "start \(start) is not before end \(end)")

@@ -36,7 +36,7 @@ public struct TraceReader: Sequence {
         private var lines: LineReader?
         private let path: String
         private var opened = false
-        private var lastTime: Double?
+        private var lastTime: (seconds: Double, timestamp: Int64)?
         /// The error that ended iteration, if any, when iterating with `for in`.
         public private(set) var error: TraceError?
 
@@ -91,13 +91,16 @@ public struct TraceReader: Sequence {
                 default: values.3 = v
                 }
             }
-            if let last = lastTime, values.0 <= last {
+            // Compared as the detector sees time, in whole nanoseconds: 1e-12 s later is not later.
+            let sample = Sample(seconds: values.0, x: values.1, y: values.2, z: values.3)
+            if let last = lastTime, sample.timestamp <= last.timestamp {
                 throw TraceError(
                     .timeNotIncreasing, path: path, line: line.number,
-                    "t = \(fields[0]) does not increase (previous row had t = \(last)); t must be strictly increasing")
+                    "t = \(fields[0]) does not increase (previous row had t = \(last.seconds)); "
+                        + "t must be strictly increasing, by at least 1 ns")
             }
-            lastTime = values.0
-            return Sample(seconds: values.0, x: values.1, y: values.2, z: values.3)
+            lastTime = (values.0, sample.timestamp)
+            return sample
         }
 
         /// The next sample; on a problem, stores it in ``error`` and ends iteration.
