@@ -34,6 +34,7 @@ struct Daemon {
         let sensor = SensorService(
             source: source.source, makeDetector: { ShakeDetector(configuration: detector.configuration) },
             coordinator: coordinator, logger: logger)
+        await SeatWatcher.prime(coordinator)
         let seat = SeatWatcher(coordinator: coordinator, logger: logger)
         let supervisor = SystemdService(
             notifier: notifier, coordinator: coordinator, listening: listening, logger: logger,
