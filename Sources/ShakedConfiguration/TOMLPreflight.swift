@@ -21,7 +21,86 @@ enum TOMLPreflight {
         if let (line, column) = firstBrokenTableHeader(in: text) {
             return (line, column, "a table header must be a name in brackets, such as [prompt]")
         }
+        if let (line, column) = firstMissingArrayValue(in: text) {
+            return (line, column, "an array holds values separated by commas, such as [1, 2, 3]")
+        }
         return nil
+    }
+
+    /// The line and column of the first place in an array where a value must start (after `[` or
+    /// `,`, spaces, line ends and comments) but the next character is `}` or `,` instead: toml++
+    /// asserts there (`parse_value`'s `!is_value_terminator(*cp)`). Strings and comments are skipped.
+    static func firstMissingArrayValue(in text: String) -> (line: Int, column: Int)? {
+        let bytes = Array(text.utf8)
+        var brackets: [UInt8] = []  // the open `[` (array or header) and `{`
+        var expectingValue = false
+        var line = 1
+        var lineStart = 0
+        var atLineStart = true
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\n"):
+                line += 1
+                lineStart = index + 1
+                atLineStart = true
+                index += 1
+                continue
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                index += 1
+                continue
+            case UInt8(ascii: "#"):
+                while index < bytes.count && bytes[index] != UInt8(ascii: "\n") { index += 1 }
+                continue
+            default: break
+            }
+            if expectingValue && (byte == UInt8(ascii: "}") || byte == UInt8(ascii: ",")) {
+                return (line, index - lineStart + 1)
+            }
+            expectingValue = false
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                index = endOfString(bytes, from: index)
+                atLineStart = false
+                continue
+            case UInt8(ascii: "["):
+                // A table header at a line's start outside any brackets holds a key, not values.
+                let isHeader = atLineStart && brackets.isEmpty
+                brackets.append(isHeader ? UInt8(ascii: "h") : byte)
+                expectingValue = !isHeader
+            case UInt8(ascii: "{"): brackets.append(byte)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): _ = brackets.popLast()
+            case UInt8(ascii: ","): expectingValue = brackets.last == UInt8(ascii: "[")
+            default: break
+            }
+            atLineStart = false
+            index += 1
+        }
+        return nil
+    }
+
+    /// The index after the string starting at `start` (basic or literal, single or triple quoted).
+    private static func endOfString(_ bytes: [UInt8], from start: Int) -> Int {
+        let quote = bytes[start]
+        let triple = start + 2 < bytes.count && bytes[start + 1] == quote && bytes[start + 2] == quote
+        var index = start + (triple ? 3 : 1)
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\\") && quote == UInt8(ascii: "\"") {
+                index += 2
+                continue
+            }
+            if !triple && byte == UInt8(ascii: "\n") { return index }  // unterminated: toml++ reports it
+            if byte == quote {
+                if !triple { return index + 1 }
+                if index + 2 < bytes.count && bytes[index + 1] == quote && bytes[index + 2] == quote {
+                    return index + 3
+                }
+            }
+            index += 1
+        }
+        return index
     }
 
     /// The line and column of the first line starting with `[` (or `[[`) whose next character,
