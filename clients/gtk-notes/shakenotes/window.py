@@ -35,7 +35,6 @@ class NotesWindow(Adw.ApplicationWindow):
         self.connect("notify::is-active", lambda *_: self.publish())
 
         self.status = Gtk.Label(label=_("Connecting to shaked…"), css_classes=["dim-label", "caption"])
-        self.status.update_property([Gtk.AccessibleProperty.LABEL], [_("Shake to undo status")])
         menu = Gtk.MenuButton(icon_name="open-menu-symbolic", menu_model=application.menu)
         menu.update_property([Gtk.AccessibleProperty.LABEL], [_("Main Menu")])
         header = Adw.HeaderBar()
