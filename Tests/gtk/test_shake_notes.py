@@ -138,7 +138,7 @@ class ShakeToUndoSwitchTest(NotesTestCase):
         calls = self.daemon.client().open(UNDO, namespaced=False)
         wait_for(lambda: calls.GetStatus()["status"]["sensorActive"], 10, "the sensor on")
         self.app.press_menu_button()
-        item = wait_for(lambda: self.app.find("check menu item", "Shake to Undo"), 10, "the menu's switch")
+        item = wait_for(lambda: self.app.find("menu item", "Shake to Undo"), 10, "the menu's switch")
         item.queryAction().doAction(0)
         wait_for(lambda: not calls.GetPreferences()["preferences"]["shakeToUndo"], 10, "the switch off in shaked")
         wait_for(lambda: "off" in self.app.status(), 10, "the status to say it is off")
