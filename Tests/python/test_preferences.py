@@ -131,9 +131,10 @@ class OtherUsersTest(unittest.TestCase):
         with Daemon("--demo") as daemon:
             set_preferences(daemon, shakeToUndo=False, sensitivity="low")
 
-            def nobody():
-                seen = preferences(daemon)
-                changed = set_preferences(daemon, sensitivity="high")
+            def nobody():  # raw calls: the child may not read modules not yet loaded
+                raw = Raw(daemon)
+                seen = raw.call(UNDO + ".GetPreferences")["parameters"]["preferences"]
+                changed = raw.call(UNDO + ".SetPreferences", {"sensitivity": "high"})["parameters"]["preferences"]
                 return json.dumps([seen, changed])
 
             seen, changed = json.loads(run_as(NOBODY, nobody))
@@ -165,14 +166,16 @@ class OtherUsersTest(unittest.TestCase):
             time.sleep(0.3)
             self.assertFalse(status(daemon)["sensorActive"])
 
-            def nobody_in_front():
-                app = App(daemon, app="org.example.Nobody")
-                app.context(focused=True, undo="Typing")
+            def nobody_in_front():  # raw calls: the child may not read modules not yet loaded
+                stream, calls = Raw(daemon), Raw(daemon)
+                token = stream.call(UNDO + ".Subscribe", {"app": "org.example.Nobody", "name": "Nobody"},
+                                    more=True)["parameters"]["token"]
+                calls.call(UNDO + ".SetContext", {"token": token, "focused": True, "undo": "Typing"})
                 deadline = time.monotonic() + 5
-                while not status(daemon)["sensorActive"] and time.monotonic() < deadline:
+                active = False
+                while not active and time.monotonic() < deadline:
                     time.sleep(0.05)
-                active = status(daemon)["sensorActive"]
-                app.close()
+                    active = calls.call(UNDO + ".GetStatus")["parameters"]["status"]["sensorActive"]
                 return json.dumps(active)
 
             self.assertTrue(json.loads(run_as(NOBODY, nobody_in_front)))
