@@ -139,7 +139,9 @@ public final class PreferenceFile: Sendable {
         }
         var result: [UInt32: UserPreferences] = [:]
         for (key, entry) in contents.users {
-            let shown = String(key.unicodeScalars.prefix(20).map { $0.isASCII && $0.value >= 0x20 ? Character($0) : "?" })
+            // Named in a log line: printable ASCII only.
+            let shown = String(
+                key.unicodeScalars.prefix(20).map { $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
             guard let uid = UInt32(key), String(uid) == key else {
                 throw PreferenceFileProblem("users: key \"\(shown)\" is not a user id")
             }

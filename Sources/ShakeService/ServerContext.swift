@@ -20,8 +20,8 @@ public final class ServerContext: Sendable {
 
     /// Creates the context; `version` goes into GetInfo.
     public init(
-        version: String, access: AccessPolicy, limits: ServiceLimits = .init(), demoShake: (@Sendable () -> Void)? = nil,
-        preferenceFile: PreferenceFile? = nil
+        version: String, access: AccessPolicy, limits: ServiceLimits = .init(),
+        demoShake: (@Sendable () -> Void)? = nil, preferenceFile: PreferenceFile? = nil
     ) {
         self.preferenceFile = preferenceFile
         var interfaces = [

@@ -159,7 +159,9 @@ public actor UndoCoordinator {
         let old = machine.preferences(uid: peer.uid)
         let new = old.applying(p)
         guard new != old else { return (new.wire(defaultSensitivity: settings.sensitivity), nil) }
-        if old.isDefault, machine.preferences.count >= PreferenceFile.maximumUsers { throw .limitReached("preferences") }
+        if old.isDefault, machine.preferences.count >= PreferenceFile.maximumUsers {
+            throw .limitReached("preferences")
+        }
         machine.setPreferences(new, uid: peer.uid)
         preferenceGeneration += 1
         logger.info(

@@ -74,7 +74,8 @@ struct Daemon {
 
     /// Users' preferences from the state directory; a bad file is set aside with a warning.
     static func loadPreferences(logger: Logger) -> (file: PreferenceFile, loaded: PreferenceFile.Loaded) {
-        let file = PreferenceFile(directory: PreferenceFile.stateDirectory(environment: getenv("STATE_DIRECTORY").map { String(cString: $0) }))
+        let environment = getenv("STATE_DIRECTORY").map { String(cString: $0) }
+        let file = PreferenceFile(directory: PreferenceFile.stateDirectory(environment: environment))
         let loaded = file.load()
         if let problem = loaded.problem {
             logger.warning(

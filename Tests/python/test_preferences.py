@@ -44,7 +44,8 @@ class PreferencesTest(unittest.TestCase):
     def test_defaults_then_a_change_in_force_and_written(self):
         with Daemon("--demo") as daemon:
             self.assertEqual(preferences(daemon), DEFAULTS)
-            self.assertEqual(set_preferences(daemon, shakeToUndo=False), {"shakeToUndo": False, "sensitivity": "medium"})
+            self.assertEqual(set_preferences(daemon, shakeToUndo=False),
+                             {"shakeToUndo": False, "sensitivity": "medium"})
             self.assertEqual(set_preferences(daemon, sensitivity="low"), {"shakeToUndo": False, "sensitivity": "low"})
             uid = str(os.geteuid())
             self.assertEqual(stored(daemon.state), {uid: {"shakeToUndo": False, "sensitivity": "low"}})
@@ -142,7 +143,8 @@ class OtherUsersTest(unittest.TestCase):
             self.assertEqual(changed, {"shakeToUndo": True, "sensitivity": "high"})
             self.assertEqual(preferences(daemon), {"shakeToUndo": False, "sensitivity": "low"}, "root's unchanged")
             self.assertEqual(stored(daemon.state), {
-                "0": {"shakeToUndo": False, "sensitivity": "low"}, str(NOBODY): {"shakeToUndo": True, "sensitivity": "high"}})
+                "0": {"shakeToUndo": False, "sensitivity": "low"},
+                str(NOBODY): {"shakeToUndo": True, "sensitivity": "high"}})
 
     def test_another_users_entry_cannot_be_named(self):
         with Daemon("--demo") as daemon:
