@@ -44,7 +44,7 @@ def prompt(title="Undo Typing", actions=None, message=None):
 class Daemon:
     """A running shaked; use as a context manager. `args` are extra command-line arguments."""
 
-    def __init__(self, *args, env=None, wrapper=None):
+    def __init__(self, *args, env=None, wrapper=None, state=None):
         self.dir = tempfile.mkdtemp(prefix="shaked-test-")
         os.chmod(self.dir, 0o755)
         self.socket = os.path.join(self.dir, "io.shaked.Undo")
@@ -60,7 +60,10 @@ class Daemon:
         self.args = [SHAKED, "--socket", self.socket, *args]
         if wrapper:  # a shell snippet that ends by running "$@" (the daemon's command line)
             self.args = ["sh", "-c", wrapper, "sh", *self.args]
-        self.env = dict(os.environ, **(env or {}))
+        # Never the host's /var/lib/shaked: preferences go to `state`, else a folder of this daemon's.
+        self.state = state or os.path.join(self.dir, "state")
+        self.env = dict(os.environ, STATE_DIRECTORY=self.state)
+        self.env.update(env or {})
         self.process = None
 
     def __enter__(self):
