@@ -38,9 +38,13 @@ def missing():
 
 def wait_for(condition, timeout=10, what="condition"):
     """Polls until condition() returns something true; returns it, or fails naming `what`."""
+    from gi.repository import GLib
     deadline = time.monotonic() + timeout
     while True:
-        value = condition()
+        try:
+            value = condition()
+        except GLib.GError:  # the accessibility tree changed under the walk (a window closing): look again
+            value = None
         if value:
             return value
         if time.monotonic() > deadline:
@@ -129,9 +133,15 @@ class NotesApp:
         return app and next((w for w in self._all(app) if w.getRoleName() == "frame"), None)
 
     def _all(self, node):
+        """The node and everything under it. A node that goes away during the walk (a dialog
+        closing) ends its branch instead of failing the walk."""
         yield node
-        for i in range(node.childCount):
-            child = node.getChildAtIndex(i)
+        from gi.repository import GLib
+        try:
+            children = [node.getChildAtIndex(i) for i in range(node.childCount)]
+        except GLib.GError:
+            return
+        for child in children:
             if child is not None:
                 yield from self._all(child)
 
