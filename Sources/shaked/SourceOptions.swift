@@ -67,7 +67,7 @@ extension ChosenSource {
     /// Whether the source's reading thread answers within `timeout`, for the watchdog. Trace replay
     /// and the demo motion run as tasks, which the coordinator's probe covers.
     func responds(within timeout: Duration) async -> Bool {
-        // The IIO source's own probe is wired in once AccelerometerSource offers one.
-        true
+        guard let accelerometer else { return true }
+        return await accelerometer.isResponsive(within: timeout)
     }
 }

@@ -132,7 +132,10 @@ struct SystemdService: Service {
 
     /// `Reading accelerometer lis3dh …; 2 subscribers; last shake 12 s ago`, for `systemctl status`.
     func statusLine(_ status: ServiceStatus) -> String {
-        let sensor = status.sensorActive ? "Reading \(status.sensor)" : "Sensor idle (no app can undo)"
+        let sensor =
+            !status.sensorActive
+            ? "Sensor idle (no app can undo)"
+            : status.sensor.contains(": failed: ") ? "Sensor \(status.sensor)" : "Reading \(status.sensor)"
         let subscribers = status.subscribers == 1 ? "1 subscriber" : "\(status.subscribers) subscribers"
         let shake = status.lastShakeAgo.map { "last shake \(Int($0.rounded())) s ago" } ?? "no shake yet"
         return "\(sensor); \(subscribers); \(shake)"

@@ -97,13 +97,14 @@ import Testing
                     into: UnsafeMutableRawBufferPointer(rebasing: raw[(scan * decoder.scanBytes)...]))
             }
         }
-        var last: Int64? = nil
+        var clock = TimestampGuard(period: 10)
         var samples: [Sample] = []
         let used = bytes.withUnsafeBytes {
-            decoder.decode($0, readTime: 1_000, period: 10, lastTimestamp: &last, into: &samples)
+            decoder.decode($0, readTime: 1_000, clock: &clock, into: &samples)
         }
         #expect(used == bytes.count)
-        #expect(samples.map(\.timestamp) == [.max, .max, .max])
+        // Each jump is bridged by one period from the read time: forward only, nothing traps.
+        #expect(samples.map(\.timestamp) == [980, 990, 1_000])
         #expect(samples.map(\.x) == [1, 1, 1])
     }
 }
