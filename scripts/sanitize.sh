@@ -39,10 +39,10 @@ run() {
     local built=$(($(date +%s) - start))
 
     # Reports from every sanitized process go to files, so a daemon's report cannot be lost in a pipe.
-    # TOMLKit 0.6.0 never frees a parsed configuration (see Tests/Fuzz/config-loader/lsan.supp).
+    # Leaks of dependencies (TOMLKit never frees a parsed configuration) are suppressed: Tests/Fuzz/lsan.supp.
     export TSAN_OPTIONS="log_path=$reports/tsan:halt_on_error=0:second_deadlock_stack=1"
     export ASAN_OPTIONS="log_path=$reports/asan:detect_leaks=1:verify_asan_link_order=0"
-    export LSAN_OPTIONS="suppressions=$PWD/Tests/Fuzz/config-loader/lsan.supp"
+    export LSAN_OPTIONS="suppressions=$PWD/Tests/Fuzz/lsan.supp"
     export SWIFT_BACKTRACE=enable=no
     swift test --skip-build --scratch-path "$scratch" --filter "$filter" >&2 || status=$?
     umockdev-wrapper swift test --skip-build --scratch-path "$scratch" --filter IIOSensorsTests >&2 || status=$?
