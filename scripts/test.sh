@@ -14,3 +14,4 @@ swift test --skip-build --skip IIOSensorsTests
 # The daemon through a real third-party varlink client (Python's varlink package).
 python3 -W ignore::ResourceWarning -m unittest discover -s Tests/python
 if [ -x scripts/test-iio.sh ]; then scripts/test-iio.sh; fi
+scripts/fuzz.sh all 20  # each libFuzzer target for 20 s under AddressSanitizer (README: Adversarial tests)

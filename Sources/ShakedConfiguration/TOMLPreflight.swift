@@ -111,7 +111,8 @@ enum TOMLPreflight {
             guard rest.first == "[" else { continue }
             rest = rest.dropFirst().drop(while: { $0 == " " || $0 == "\t" })
             if rest.first == "[" { rest = rest.dropFirst().drop(while: { $0 == " " || $0 == "\t" }) }
-            guard let next = rest.first else { continue }
+            // The key must follow on the same line: `[` then a line end asserts too (fuzz: "[\nsensor\n]").
+            guard let next = rest.first else { return (number + 1, line.count + 1) }
             let startsKey = (next.isASCII && (next.isLetter || next.isNumber)) || "_-\"']".contains(next)
             if !startsKey { return (number + 1, line.distance(from: line.startIndex, to: rest.startIndex) + 1) }
         }
