@@ -108,15 +108,17 @@ run_target() {
     local corpus=$scratch/corpus/$t artifacts=$scratch/artifacts/$t/
     mkdir -p "$corpus" "$artifacts"
     log=$(mktemp)
-    local status=0
+    local status=0 start elapsed
     echo "fuzzing $t for $seconds s" >&2
+    start=$(date +%s)
     "$binary" "${options[@]}" -max_total_time="$seconds" -artifact_prefix="$artifacts" \
         "$corpus" "Tests/Fuzz/$t/corpus" >"$log" 2>&1 || status=$?
+    elapsed=$(($(date +%s) - start))
     local execs rate cov
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
     cov=$(grep -Eo 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[a-zA-Z]*' "$log" | tail -1 || true)
-    echo "$t: ${execs:-?} executions in $seconds s (${rate:-?} exec/s); $cov"
+    echo "$t: ${execs:-?} executions in $elapsed s (${rate:-?} exec/s); $cov"
     if [ "$status" != 0 ]; then
         grep -E '^(==[0-9]+==ERROR|SUMMARY|Fatal error|.*precondition failed|.*: error:)' "$log" | head -5 >&2 || true
         grep -Eo "Test unit written to [^ ]+" "$log" | sed "s/^/$t: /" >&2 || true
