@@ -107,7 +107,8 @@ enum TOMLPreflight {
     /// after spaces, can neither start a key nor close the brackets.
     static func firstBrokenTableHeader(in text: String) -> (line: Int, column: Int)? {
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var rest = Substring(line).drop(while: { $0 == " " || $0 == "\t" })
+            // toml++ skips a byte order mark first (fuzz: a BOM, then "[[[").
+            var rest = Substring(line).drop(while: { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" })
             guard rest.first == "[" else { continue }
             rest = rest.dropFirst().drop(while: { $0 == " " || $0 == "\t" })
             if rest.first == "[" { rest = rest.dropFirst().drop(while: { $0 == " " || $0 == "\t" }) }
