@@ -96,14 +96,10 @@ run_target() {
     # Swift's own crash reporter would hold the output pipe open; ASan and libFuzzer report instead.
     export SWIFT_BACKTRACE=enable=no
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:symbolize=1}
+    # Leaks of dependencies and the toolchain are suppressed (see the file); any of ours fails the run.
+    export LSAN_OPTIONS="suppressions=$PWD/Tests/Fuzz/lsan.supp"
     local options=(-rss_limit_mb=2048 -timeout=10 -print_final_stats=1)
-    # A dependency that leaks on every input (see the file) would make libFuzzer scan for leaks after
-    # each one, at a few executions a second: leaks are then checked once, at exit, with its own
-    # suppressed, so that one of ours still fails the run.
-    if [ -f "Tests/Fuzz/$t/lsan.supp" ]; then
-        export LSAN_OPTIONS="suppressions=$PWD/Tests/Fuzz/$t/lsan.supp"
-        options+=(-detect_leaks=0)
-    fi
+    if [ -f "Tests/Fuzz/$t/options" ]; then mapfile -t -O "${#options[@]}" options < <(grep -v '^#' "Tests/Fuzz/$t/options"); fi
     [ -f "Tests/Fuzz/$t/dictionary" ] && options+=("-dict=Tests/Fuzz/$t/dictionary")
     if [ "$seconds" = 0 ]; then
         "$binary" "${options[@]}" "$@"
@@ -112,15 +108,17 @@ run_target() {
     local corpus=$scratch/corpus/$t artifacts=$scratch/artifacts/$t/
     mkdir -p "$corpus" "$artifacts"
     log=$(mktemp)
-    local status=0
+    local status=0 start elapsed
     echo "fuzzing $t for $seconds s" >&2
+    start=$(date +%s)
     "$binary" "${options[@]}" -max_total_time="$seconds" -artifact_prefix="$artifacts" \
         "$corpus" "Tests/Fuzz/$t/corpus" >"$log" 2>&1 || status=$?
+    elapsed=$(($(date +%s) - start))
     local execs rate cov
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
     cov=$(grep -Eo 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[a-zA-Z]*' "$log" | tail -1 || true)
-    echo "$t: ${execs:-?} executions in $seconds s (${rate:-?} exec/s); $cov"
+    echo "$t: ${execs:-?} executions in $elapsed s (${rate:-?} exec/s); $cov"
     if [ "$status" != 0 ]; then
         grep -E '^(==[0-9]+==ERROR|SUMMARY|Fatal error|.*precondition failed|.*: error:)' "$log" | head -5 >&2 || true
         grep -Eo "Test unit written to [^ ]+" "$log" | sed "s/^/$t: /" >&2 || true

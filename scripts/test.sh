@@ -21,3 +21,4 @@ python3 -W ignore::ResourceWarning -m unittest discover -s Tests/python
 # The GTK 4 notes app (clients/gtk-notes) as a person uses it: Xvfb, xdotool, AT-SPI.
 /usr/bin/python3 -W ignore::ResourceWarning -m unittest discover -s Tests/gtk
 if [ -x scripts/test-iio.sh ]; then scripts/test-iio.sh; fi
+scripts/fuzz.sh all 20  # each libFuzzer target for 20 s under AddressSanitizer (README: Adversarial tests)

@@ -107,11 +107,13 @@ enum TOMLPreflight {
     /// after spaces, can neither start a key nor close the brackets.
     static func firstBrokenTableHeader(in text: String) -> (line: Int, column: Int)? {
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var rest = Substring(line).drop(while: { $0 == " " || $0 == "\t" })
+            // toml++ skips a byte order mark first (fuzz: a BOM, then "[[[").
+            var rest = Substring(line).drop(while: { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" })
             guard rest.first == "[" else { continue }
             rest = rest.dropFirst().drop(while: { $0 == " " || $0 == "\t" })
             if rest.first == "[" { rest = rest.dropFirst().drop(while: { $0 == " " || $0 == "\t" }) }
-            guard let next = rest.first else { continue }
+            // The key must follow on the same line: `[` then a line end asserts too (fuzz: "[\nsensor\n]").
+            guard let next = rest.first else { return (number + 1, line.count + 1) }
             let startsKey = (next.isASCII && (next.isLetter || next.isNumber)) || "_-\"']".contains(next)
             if !startsKey { return (number + 1, line.distance(from: line.startIndex, to: rest.startIndex) + 1) }
         }

@@ -31,6 +31,12 @@ import Testing
             name: "fuzz: a table header starting with =", bytes: text("[ = 100\n[sensor]\nrate = 100\n"),
             code: .syntax, line: 1, says: "table header"),
         Row(
+            name: "fuzz: a table header whose key is on the next line", bytes: text("[\nsensor\n]\nrate = 100\n"),
+            code: .syntax, line: 1, says: "table header"),
+        Row(
+            name: "fuzz: a byte order mark, then a header of three brackets",
+            bytes: [0xEF, 0xBB, 0xBF] + text("[[[mou]]]\nrate = 1\n"), code: .syntax, line: 1, says: "table header"),
+        Row(
             name: "an array-of-tables header starting with a comma", bytes: text("[[ ,x]]\n"), code: .syntax,
             line: 1, says: "table header"),
         Row(
