@@ -39,6 +39,7 @@ Usage: scripts/soak.py [--minutes 10 | --seconds 20] [--clients 1000] [--binary 
 import argparse
 import asyncio
 import collections
+import faulthandler
 import json
 import os
 import random
@@ -200,10 +201,11 @@ def fork_worker(make, uid, inherited, seed):
                 os.setgid(uid)
                 os.setuid(uid)
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+            faulthandler.register(signal.SIGUSR1, all_threads=False)  # kill -USR1 PID: where a worker is
             random.seed(seed)
             channel = Channel(commands_r, reports_w)
             loop = asyncio.new_event_loop()
-            loop.set_exception_handler(lambda loop, context: None)  # unawaited replies of dropped connections
+            loop.set_exception_handler(lambda loop, context: unhandled(channel, context))
             loop.run_until_complete(make(channel).main())
         except BaseException as e:  # noqa: BLE001 - never return into the conductor's code
             try:
@@ -216,6 +218,15 @@ def fork_worker(make, uid, inherited, seed):
     os.close(commands_r)
     os.close(reports_w)
     return pid, commands_w, reports_r
+
+
+def unhandled(channel, context):
+    """A worker's task failed with nobody waiting: a reply future of a connection that closed is expected
+    (dropped apps, hostile clients); anything else is the soak's own bug, and reported."""
+    error = context.get("exception")
+    if isinstance(error, (Closed, ConnectionError, asyncio.TimeoutError, asyncio.CancelledError)):
+        return
+    channel.report("failure", category="soak", what="worker task: %s %r" % (context.get("message"), error))
 
 
 class Worker:
@@ -645,11 +656,13 @@ def report(conductor, exit_status, seconds, root):
         window = hostile["hog"].stats.get("rate_window", 0) if "hog" in hostile else 0
         rate = c.limits["calls-per-second-per-user"]
         allowed = int(rate * (window + 1))  # the bucket refills at the rate and starts full (a burst of `rate`)
-        check(hog.get("admitted", 0) <= allowed * 1.02,
-              "limits: the hog held %d connections (per user: %d) and %d subscriptions (per user: %d); "
+        check(hog.get("admitted", 0) <= allowed,
+              "limits: the hog held %d connections (per user: %d) and %d subscriptions (per user: %d), focused "
+              "them %d times (never the context); "
               "its calls admitted %d in %.0f s, at most %d allowed at %d/s, %d refused"
               % (hog.get("held-most", 0), c.limits["connections-per-user"], hog.get("subscriptions-most", 0),
-                 c.limits["subscriptions-per-user"], hog.get("admitted", 0), window, allowed, rate,
+                 c.limits["subscriptions-per-user"], hog.get("focus-claims", 0), hog.get("admitted", 0), window,
+                 allowed, rate,
                  hog.get("refused-call-rate", 0) + hog.get("refused-call-rate-per-user", 0)), "limits")
     else:
         log("skip  privacy and per-user limits: need other users (root, to fork and setuid)")

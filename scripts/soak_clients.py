@@ -173,10 +173,11 @@ class AppClient:
         self.pinned = False
         self.lock = asyncio.Lock()
         self.waiting = {}  # intent id -> future of its next event after "intent"
+        self.state = "new"
 
     @property
     def connected(self):
-        return self.stream is not None and not self.stream.is_closed and not self.calls.is_closed
+        return all(c is not None and not c.is_closed for c in (self.stream, self.calls))
 
     async def call(self, method, parameters=None):
         """A call that retries when the call rate is reached, as a client should; returns the reply."""
@@ -306,11 +307,13 @@ class AppClient:
         worker = self.worker
         while not worker.stopping:
             async with self.lock:
+                self.state = "connecting"
                 try:
                     ok = await self.connect()
                 except (OSError, Closed, asyncio.TimeoutError) as e:
                     worker.stats.errors["connect %s" % type(e).__name__] += 1
                     ok = False
+            self.state = "connected"
             if ok:
                 worker.stats.add("connects")
                 deadline = time.monotonic() + random.uniform(5, 60)
@@ -331,6 +334,7 @@ class AppClient:
                     await asyncio.sleep(0.5)
                 async with self.lock:
                     self.disconnect()
+            self.state = "away"
             await asyncio.sleep(random.uniform(0.1, 2.0))
         self.disconnect()
 
@@ -369,11 +373,15 @@ class AppWorker:
     async def report_stats(self):
         while True:
             await asyncio.sleep(3)
-            self.send_stats()
+            try:
+                self.send_stats()
+            except Exception as e:  # noqa: BLE001 - the soak's own bug: say so, keep reporting
+                self.channel.report("failure", category="soak", what="stats: %r" % e)
 
     def send_stats(self, final=False):
         connected = sum(1 for c in self.clients if c.connected)
-        self.channel.report("stats", worker=self.number, uid=self.uid, connected=connected,
+        states = collections.Counter(c.state for c in self.clients)
+        self.channel.report("stats", worker=self.number, uid=self.uid, connected=connected, states=states,
                             counts=dict(self.stats.counts), errors=dict(self.stats.errors), final=final)
 
     async def handle(self, command):

@@ -74,9 +74,7 @@ class HostileWorker:
 
     def count(self, reply):
         """Counts a reply: admitted calls (all but those refused by the call rate), for the rate check."""
-        now = time.monotonic()
-        self.first_call = self.first_call or now
-        self.last_reply = now
+        self.last_reply = time.monotonic()
         name = error_name(reply)
         if name and name.startswith("LimitReached:call-rate"):
             self.stats.add("refused-" + name.split(":")[1])
@@ -85,6 +83,8 @@ class HostileWorker:
         return name
 
     async def main(self):
+        # Every admitted call comes after this instant, and before the last reply: the window of the rate check.
+        self.first_call = time.monotonic()
         tasks = [asyncio.ensure_future(self.guard(loop)) for loop in self.loops()]
         reporter = asyncio.ensure_future(self.report_stats())
         async for command in self.channel.commands():
@@ -168,7 +168,9 @@ class Hog(HostileWorker):
             for c in list(held):  # subscribe until refused, and claim the context on each
                 if user_full:
                     break
-                for n in range(5):
+                n = 0
+                while n < 5:
+                    n += 1
                     try:
                         reply = await c.call(UNDO + "Subscribe", {"app": "org.hog.App%d" % n, "name": "Hog"},
                                              more=True)
@@ -177,15 +179,18 @@ class Hog(HostileWorker):
                             c.subscriptions += 1
                             focus = await c.call(UNDO + "SetContext", {"token": reply["parameters"]["token"],
                                                                        "focused": True, "undo": "Typing"})
-                            self.count(focus)
+                            if self.count(focus) is None:
+                                self.stats.add("focus-claims")
                             continue
                     except (Closed, asyncio.TimeoutError):
                         self.stats.add("held-closed")
                         break
                     self.stats.errors["Subscribe " + name] += 1
-                    if name.startswith("LimitReached:call-rate"):
-                        await asyncio.sleep(0.3)
-                    elif name == "LimitReached:subscriptions-per-user":
+                    if name.startswith("LimitReached:call-rate"):  # its own flood took the user's calls: again
+                        n -= 1
+                        await asyncio.sleep(0.05)
+                        continue
+                    if name == "LimitReached:subscriptions-per-user":
                         user_full = True
                     elif name != "LimitReached:subscriptions-per-connection":
                         self.fail("limits", "Subscribe refused with %s" % name)
