@@ -67,8 +67,9 @@ def log(text):
     print(text, flush=True)
 
 
-def soak_config(limits, may_request, may_hold_context):
-    """The soak's configuration: [limits] for a thousand apps; request and context only for the app users."""
+def soak_config(limits, may_request, may_hold_context, may_monitor):
+    """The soak's configuration: [limits] for a thousand apps; request and context only for the app users,
+    monitor only for the conductor (root may anyway)."""
     users = lambda uids: "[%s]" % ", ".join('"%s"' % u for u in uids)  # noqa: E731
     return """# Written by scripts/soak.py
 [prompt]
@@ -79,7 +80,7 @@ cooldown = 0
 subscribe-users = ["*"]
 request-users = %s
 request-groups = []
-monitor-users = []
+monitor-users = %s
 monitor-groups = []
 agent-users = []
 agent-groups = []
@@ -91,7 +92,7 @@ context-groups = []
 
 [log]
 level = "notice"
-""" % (users(may_request), users(may_hold_context), "\n".join("%s = %s" % kv for kv in limits.items()))
+""" % (users(may_request), users(may_monitor), users(may_hold_context), "\n".join("%s = %s" % kv for kv in limits.items()))
 
 
 class Daemon:
@@ -390,7 +391,8 @@ class Conductor:
             if got == want:
                 break
             if time.monotonic() > deadline:
-                self.fail("intents", "the daemon's current app is %s; the soak focused %s last" % (got, want))
+                self.fail("intents", "the daemon's current app is %s; the soak's model says %s"
+                          % (got, want or "none (no app focused)"))
                 self.focused = [a for a in self.focused if a["app"] == got] or self.focused
                 return
             await asyncio.sleep(0.05)
@@ -759,7 +761,7 @@ def main():
     os.chmod(directory, 0o755)
     config = os.path.join(directory, "soak.conf")
     with open(config, "w") as f:
-        f.write(soak_config(limits, sorted(set(app_uids)), sorted(set(app_uids))))
+        f.write(soak_config(limits, sorted(set(app_uids)), sorted(set(app_uids)), [] if root else [me]))
     log("soak: %d s, %d apps, seed %d, %s; daemon %s, config %s"
         % (seconds, args.clients, seed, "root: apps as uids %s, hostile as %d and %d" % (APP_UIDS, HOG_UID, JUNK_UID)
            if root else "not root: every client as uid %d, checks across users skipped" % me, args.binary, config))

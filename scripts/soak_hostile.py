@@ -175,13 +175,19 @@ class Hog(HostileWorker):
                         reply = await c.call(UNDO + "Subscribe", {"app": "org.hog.App%d" % n, "name": "Hog"},
                                              more=True)
                         name = self.count(reply)
-                        if name is None:
+                        token = (reply.get("parameters") or {}).get("token")
+                        if name is None and token:
                             c.subscriptions += 1
-                            focus = await c.call(UNDO + "SetContext", {"token": reply["parameters"]["token"],
-                                                                       "focused": True, "undo": "Typing"})
+                            held_now = sum(h.subscriptions for h in held if not h.is_closed)
+                            self.stats.counts["subscriptions-most"] = max(held_now,
+                                                                          self.stats.counts["subscriptions-most"])
+                            focus = await c.call(UNDO + "SetContext", {"token": token, "focused": True,
+                                                                       "undo": "Typing"})
                             if self.count(focus) is None:
                                 self.stats.add("focus-claims")
                             continue
+                        if name is None:  # an event where a reply was due: this connection has a context
+                            break
                     except (Closed, asyncio.TimeoutError):
                         self.stats.add("held-closed")
                         break
@@ -195,8 +201,6 @@ class Hog(HostileWorker):
                     elif name != "LimitReached:subscriptions-per-connection":
                         self.fail("limits", "Subscribe refused with %s" % name)
                     break
-            subscriptions = sum(c.subscriptions for c in held if not c.is_closed)
-            self.stats.counts["subscriptions-most"] = max(subscriptions, self.stats.counts["subscriptions-most"])
             await asyncio.sleep(5)
             random.shuffle(held)
             for c in held[:20]:  # churn: give back a few, take them again
