@@ -13,4 +13,5 @@ swift build --build-tests
 swift test --skip-build --skip IIOSensorsTests
 # The daemon through a real third-party varlink client (Python's varlink package).
 python3 -W ignore::ResourceWarning -m unittest discover -s Tests/python
+scripts/soak.py --seconds 20 --clients 200 --binary .build/debug/shaked  # hostile and well-behaved clients at once
 if [ -x scripts/test-iio.sh ]; then scripts/test-iio.sh; fi
