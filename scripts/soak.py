@@ -39,33 +39,23 @@ Usage: scripts/soak.py [--minutes 10 | --seconds 20] [--clients 1000] [--binary 
 import argparse
 import asyncio
 import collections
-import faulthandler
 import json
 import os
 import random
-import resource
-import signal
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
-from soak_clients import UNDO, AppWorker, Channel, Closed, Connection, error_name
-from soak_hostile import Hog, Junk
+sys.dont_write_bytecode = True  # no scripts/__pycache__ beside the sources
+from soak_clients import UNDO, AppWorker, Closed, Connection, error_name  # noqa: E402
+from soak_hostile import Hog, Junk  # noqa: E402
+from soak_processes import Daemon, Worker, fork_worker  # noqa: E402
+from soak_report import log, percentile, report  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 APP_UIDS = [61001, 61002, 61003, 61004]
 HOG_UID, JUNK_UID = 61101, 61102
-PAGE_KIB = os.sysconf("SC_PAGE_SIZE") // 1024
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-HIGH_WATER_KIB = 64  # SwiftNIO's default write-buffer high-water mark: a connection past it is closed
-MESSAGE_KIB = 64  # the largest message the daemon buffers for a connection (ServiceLimits.messageSize)
-
-
-def log(text):
-    print(text, flush=True)
-
 
 def soak_config(limits, may_request, may_hold_context, may_monitor):
     """The soak's configuration: [limits] for a thousand apps; request and context only for the app users,
@@ -92,156 +82,8 @@ context-groups = []
 
 [log]
 level = "notice"
-""" % (users(may_request), users(may_monitor), users(may_hold_context), "\n".join("%s = %s" % kv for kv in limits.items()))
-
-
-class Daemon:
-    """The daemon under test, with the descriptor limit its connection limit needs."""
-
-    def __init__(self, binary, directory, config, nofile):
-        self.socket = os.path.join(directory, "io.shaked.Undo")
-        self.log_path = os.path.join(directory, "shaked.log")
-        self.log = open(self.log_path, "w")
-        args = [binary, "--demo", "--config", config, "--socket", self.socket]
-        if os.geteuid() == 0 and os.path.isdir("/run/systemd/system") and os.path.isdir("/run/systemd/seats"):
-            # logind runs: only the seat's user could hold the context. Hide it in a mount namespace.
-            args = ["unshare", "--mount", "--propagation", "private", "sh", "-c",
-                    'mount -t tmpfs tmpfs /run/systemd && exec "$@"', "sh", *args]
-
-        def limits():
-            resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
-
-        self.process = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, preexec_fn=limits)
-        self.pid = self.process.pid
-        deadline = time.monotonic() + 30
-        while not os.path.exists(self.socket):
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit("error: shaked did not start; its log:\n" + self.output())
-            time.sleep(0.05)
-
-    def warm_up(self):
-        """Serves a few connections and one focused app, then waits for them to close: descriptors the
-        daemon makes once, on first use (a timer per event loop), then count in the start figures."""
-        import socket
-
-        def call(sock, method, parameters=None, more=False):
-            message = {"method": method, "parameters": parameters or {}, **({"more": True} if more else {})}
-            sock.sendall(json.dumps(message).encode() + b"\0")
-            data = b""
-            while not data.endswith(b"\0"):
-                chunk = sock.recv(65536)
-                if not chunk:
-                    raise SystemExit("error: shaked closed a warm-up connection; its log:\n" + self.output())
-                data += chunk
-            return json.loads(data[:-1])
-
-        socks = []
-        for _ in range(8):
-            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            sock.settimeout(10)
-            sock.connect(self.socket)
-            call(sock, UNDO + "GetStatus")
-            socks.append(sock)
-        token = call(socks[0], UNDO + "Subscribe", {"app": "org.soak.WarmUp", "name": "Warm-up"}, True)
-        call(socks[1], UNDO + "SetContext", {"token": token["parameters"]["token"], "focused": True, "undo": "Typing"})
-        time.sleep(1)
-        for sock in socks:
-            sock.close()
-        time.sleep(1)
-
-    def output(self):
-        with open(self.log_path, errors="replace") as f:
-            return f.read()
-
-    def sample(self):
-        """RSS (KiB), open descriptors, threads and CPU seconds; None once the process is gone."""
-        try:
-            with open("/proc/%d/status" % self.pid) as f:
-                status = dict(line.split(":", 1) for line in f if ":" in line)
-            fds = len(os.listdir("/proc/%d/fd" % self.pid))
-            with open("/proc/%d/stat" % self.pid) as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except (FileNotFoundError, ProcessLookupError):
-            return None
-        if status.get("State", "").strip().startswith("Z"):
-            return None
-        return {"rss": int(status["VmRSS"].split()[0]), "fds": fds, "threads": int(status["Threads"]),
-                "cpu": (int(fields[11]) + int(fields[12])) / CLOCK_TICKS, "t": time.monotonic()}
-
-    def stop(self):
-        """SIGTERM; the exit status (None when it had to be killed)."""
-        if self.process.poll() is not None:
-            return self.process.returncode
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            return self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-            return None
-        finally:
-            self.log.close()
-
-
-def fork_worker(make, uid, inherited, seed):
-    """Forks a worker process running `make(channel)`'s main() as `uid` (when root); returns (pid, command
-    fd, report fd). The child keeps the modules already loaded, so it needs no file access as that user."""
-    commands_r, commands_w = os.pipe()
-    reports_r, reports_w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        code = 0
-        try:
-            for fd in inherited + [commands_w, reports_r]:
-                os.close(fd)
-            hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
-            wanted = 4096 if os.geteuid() == 0 or hard == resource.RLIM_INFINITY else min(4096, hard)
-            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, wanted))
-            if os.geteuid() == 0 and uid != 0:
-                os.setgroups([])
-                os.setgid(uid)
-                os.setuid(uid)
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
-            faulthandler.register(signal.SIGUSR1, all_threads=False)  # kill -USR1 PID: where a worker is
-            random.seed(seed)
-            channel = Channel(commands_r, reports_w)
-            loop = asyncio.new_event_loop()
-            loop.set_exception_handler(lambda loop, context: unhandled(channel, context))
-            loop.run_until_complete(make(channel).main())
-        except BaseException as e:  # noqa: BLE001 - never return into the conductor's code
-            try:
-                failure = {"type": "failure", "category": "soak", "what": "worker crashed: %r" % e}
-                os.write(reports_w, (json.dumps(failure) + "\n").encode())
-            except OSError:
-                pass
-            code = 1
-        os._exit(code)
-    os.close(commands_r)
-    os.close(reports_w)
-    return pid, commands_w, reports_r
-
-
-def unhandled(channel, context):
-    """A worker's task failed with nobody waiting: a reply future of a connection that closed is expected
-    (dropped apps, hostile clients); anything else is the soak's own bug, and reported."""
-    error = context.get("exception")
-    if isinstance(error, (Closed, ConnectionError, asyncio.TimeoutError, asyncio.CancelledError)):
-        return
-    channel.report("failure", category="soak", what="worker task: %s %r" % (context.get("message"), error))
-
-
-class Worker:
-    """The conductor's handle on one worker process."""
-
-    def __init__(self, number, kind, uid, pid, commands_fd, reports_fd):
-        self.number, self.kind, self.uid, self.pid = number, kind, uid, pid
-        self.commands_fd, self.reports_fd = commands_fd, reports_fd
-        self.stats = {}
-
-    def send(self, command):
-        data = (json.dumps(command) + "\n").encode()
-        while data:
-            data = data[os.write(self.commands_fd, data):]
+""" % (users(may_request), users(may_monitor), users(may_hold_context),
+       "\n".join("%s = %s" % kv for kv in limits.items()))
 
 
 class Conductor:
@@ -437,15 +279,16 @@ class Conductor:
             recognized = len(self.shakes) > shakes_before
             self.counts["shake-unrecognized" if not recognized else "no-intent"] += 1
             if recognized or requester:
-                self.fail("intents", "a %s with %s in context made no intent" % ("request" if requester else "shake", holder["app"]))
+                self.fail("intents", "a %s with %s in context made no intent"
+                          % ("request" if requester else "shake", holder["app"]))
             await asyncio.sleep(1.0)
             return
         await asyncio.sleep(0.02)  # let any second delivery of the same intent arrive
         reports = self.intents[intent]
         self.expected[intent] = holder["app"]
         if [r["app"] for r in reports] != [holder["app"]]:
-            self.fail("intents", "intent %s reached %s; the app in context was %s" % (intent, [r["app"] for r in reports],
-                                                                          holder["app"]))
+            self.fail("intents", "intent %s reached %s; the app in context was %s"
+                      % (intent, [r["app"] for r in reports], holder["app"]))
             self.counts["intents-wrong"] += 1
             await asyncio.sleep(1.0)
             return
@@ -516,7 +359,8 @@ class Conductor:
             await asyncio.sleep(1)
             sample = self.daemon.sample()
             if sample is None or self.daemon.process.poll() is not None:
-                self.fail("daemon", "the daemon (pid %d) is gone: exit %s" % (self.daemon.pid, self.daemon.process.poll()))
+                self.fail("daemon", "the daemon (pid %d) is gone: exit %s"
+                          % (self.daemon.pid, self.daemon.process.poll()))
                 return
             self.samples.append(sample)
             if time.monotonic() - last_print >= 10:
@@ -597,134 +441,6 @@ class Conductor:
             await asyncio.sleep(0.5)
         self.drained = sample
         self.drained_subscribers = subscribers
-
-
-def percentile(values, p):
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
-
-
-def report(conductor, exit_status, seconds, root):
-    """Prints what happened and one line per check; returns whether every check passed."""
-    c = conductor
-    checks = []
-    failures = collections.defaultdict(list)
-    for category, what in c.failures:
-        failures[category].append(what)
-
-    def check(ok, text, category=None):
-        found = failures.pop(category, []) if category else []
-        ok = ok and not found
-        checks.append(ok)
-        log("%s  %s" % ("ok  " if ok else "FAIL", text))
-        for what in found[:10]:
-            log("        " + what)
-        if len(found) > 10:
-            log("        ... and %d more" % (len(found) - 10))
-
-    totals, errors = collections.Counter(), collections.Counter()
-    for w in c.app_workers:
-        totals.update(w.stats.get("counts", {}))
-        errors.update(w.stats.get("errors", {}))
-    hostile = {w.kind: w for w in c.workers if w.kind != "apps"}
-    hostile_counts = {k: w.stats.get("counts", {}) for k, w in hostile.items()}
-    log("")
-    log("== shaked soak: %d s, %d well-behaved apps over %d user(s); hostile: %s =="
-        % (seconds, c.args.clients, len({w.uid for w in c.app_workers}),
-           ", ".join("%s (uid %d)" % (k, w.uid) for k, w in hostile.items())))
-    log("limits: " + ", ".join("%s %s" % kv for kv in c.limits.items()))
-    log("well-behaved: %d connects, %d subscriptions, %d calls (%d retried after call-rate), %d intents"
-        % (totals["connects"], totals["subscribed"], totals["calls"], totals["rate-retries"], totals["intents"]))
-    for kind, w in hostile.items():
-        log("%s: %s" % (kind, json.dumps(hostile_counts[kind], sort_keys=True)))
-        log("%s, answers seen: %s" % (kind, json.dumps(w.stats.get("errors", {}), sort_keys=True)))
-    log("conductor: %s" % json.dumps(dict(sorted(c.counts.items()))))
-    log("monitor: %d shakes, outcomes %s" % (len(c.shakes), dict(collections.Counter(c.outcomes))))
-    log("")
-
-    right, wrong = c.counts["intents-right"], c.counts["intents-wrong"]
-    stray = [i for i in c.intents if i not in c.expected]
-    check(wrong == 0 and right > 0 and not stray,
-          "intents: %d reached the app in context and no other, %d went wrong, %d came from nothing the soak did%s"
-          % (right, wrong, len(stray), " %s" % stray[:5] if stray else ""), "intents")
-    if root:
-        check(True, "privacy: %d GetStatus probes by app users, %d by a hostile user, %d RequestIntent replies, "
-              "%d tokens of other users tried on 5 calls each" % (
-                  c.counts["status-probes"], hostile_counts.get("junk", {}).get("status-checked", 0),
-                  c.counts["requests"], c.counts["steal-attempts"]), "privacy")
-        hog = hostile_counts.get("hog", {})
-        window = hostile["hog"].stats.get("rate_window", 0) if "hog" in hostile else 0
-        rate = c.limits["calls-per-second-per-user"]
-        allowed = int(rate * (window + 1))  # the bucket refills at the rate and starts full (a burst of `rate`)
-        check(hog.get("admitted", 0) <= allowed,
-              "limits: the hog held %d connections (per user: %d) and %d subscriptions (per user: %d), focused "
-              "them %d times (never the context); "
-              "its calls admitted %d in %.0f s, at most %d allowed at %d/s, %d refused"
-              % (hog.get("held-most", 0), c.limits["connections-per-user"], hog.get("subscriptions-most", 0),
-                 c.limits["subscriptions-per-user"], hog.get("focus-claims", 0), hog.get("admitted", 0), window,
-                 allowed, rate,
-                 hog.get("refused-call-rate", 0) + hog.get("refused-call-rate-per-user", 0)), "limits")
-    else:
-        log("skip  privacy and per-user limits: need other users (root, to fork and setuid)")
-        check(True, "limits (one user): floods refused %d calls"
-              % (hostile_counts.get("hog", {}).get("refused-call-rate", 0)), "limits")
-        failures.pop("privacy", None)
-    junk = hostile_counts.get("junk", {})
-    check(True, "hostile input: %d oversized refused, %d malformed refused or closed, %d bad fields named, "
-          "%d idle connections closed (the longest after %.1f s; idle-timeout %d s), %d never-readers and "
-          "%d slow readers disconnected" % (
-              junk.get("oversized-refused", 0), junk.get("malformed-refused", 0) + junk.get("malformed-closed", 0),
-              junk.get("bad-fields-refused", 0), junk.get("idle-closed", 0), junk.get("idle-longest-ms", 0) / 1000,
-              c.args.idle_timeout, junk.get("never-reader-closed", 0), junk.get("slow-reader-closed", 0)), "input")
-    check(not errors and not totals["closed-by-daemon"],
-          "well-behaved apps: closed by the daemon %d times, errors %s"
-          % (totals["closed-by-daemon"], dict(errors) or "none"), "well-behaved")
-
-    base, end, drained = c.baseline, c.end_sample or c.samples[-1], c.drained
-    peak_rss = max(s["rss"] for s in c.samples)
-    peak_fds = max(s["fds"] for s in c.samples)
-    bound_fds = base["fds"] + c.limits["connections"]
-    check(peak_fds <= bound_fds, "descriptors: start %d, peak %d, end %d; bound: start + connections limit = %d"
-          % (base["fds"], peak_fds, end["fds"], bound_fds))
-    check(drained is not None and drained["fds"] <= base["fds"] and c.drained_subscribers == 0,
-          "drained: with every client gone, %s descriptors (start %d) and %s subscribers"
-          % (drained and drained["fds"], base["fds"], c.drained_subscribers))
-    per_connection = MESSAGE_KIB + HIGH_WATER_KIB + 32
-    bound_rss = base["rss"] + c.limits["connections"] * per_connection
-    check(peak_rss <= bound_rss, "RSS: start %.1f MiB, peak %.1f MiB, end %.1f MiB, after drain %.1f MiB; bound: "
-          "start + connections x (%d KiB message + %d KiB queued replies + 32 KiB state) = %.0f MiB"
-          % (base["rss"] / 1024, peak_rss / 1024, end["rss"] / 1024, (drained or end)["rss"] / 1024, MESSAGE_KIB,
-             HIGH_WATER_KIB, bound_rss / 1024))
-    steady = c.samples[c.ramped:]
-    if len(steady) >= 120:
-        quarter = len(steady) // 4
-        early = max(s["rss"] for s in steady[:quarter])
-        late = max(s["rss"] for s in steady[-quarter:])
-        check(late <= early * 1.10 + 4096, "RSS under steady load: largest in the first quarter after ramp-up "
-              "%.1f MiB, in the last quarter %.1f MiB (allowed: 10%% + 4 MiB more)" % (early / 1024, late / 1024))
-    else:
-        log("skip  RSS growth under steady load: needs 2 minutes after ramp-up")
-    check(exit_status == 0, "no restarts: pid %d alive at all %d samples, exit status %s on SIGTERM"
-          % (c.daemon.pid, len(c.samples), exit_status), "daemon")
-    steady_cpu = c.samples[c.ramped] if len(c.samples) > c.ramped else c.samples[0]
-    cpu = (end["cpu"] - steady_cpu["cpu"]) / max(1e-9, end["t"] - steady_cpu["t"])
-    log("daemon CPU under load: %.0f%% of one core" % (cpu * 100))
-    # The monitor's copy of the shake is sent just after the intent, to the conductor's lightly loaded process:
-    # when it is fast while the app's is slow, the time went in the app workers' event loops, not the daemon.
-    monitor = [arrived - stamped for stamped, arrived in c.shakes]
-    for name, values in (("shake -> app (the intent)", c.latency_shake), ("shake -> monitor (conductor)", monitor),
-                         ("Demo.Shake call -> app", c.latency_call)):
-        if values:
-            log("latency %s: n %d, p50 %.2f ms, p99 %.2f ms, max %.2f ms" % (
-                name, len(values), percentile(values, 50) * 1000, percentile(values, 99) * 1000,
-                max(values) * 1000))
-    rest = [what for whats in failures.values() for what in whats]
-    check(not rest, "the soak itself ran as planned (%d problems)" % len(rest))
-    for what in rest[:10]:
-        log("        " + what)
-    return all(checks)
 
 
 def main():

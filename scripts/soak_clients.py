@@ -234,7 +234,8 @@ class AppClient:
         if not connection.closed_by_us and not self.worker.stopping:
             # A well-behaved client reads everything and keeps every limit: the daemon has no reason to close it.
             self.worker.stats.add("closed-by-daemon")
-            self.worker.channel.report("failure", category="well-behaved", what="the daemon closed a connection of well-behaved %s" % self.app)
+            self.worker.channel.report("failure", category="well-behaved",
+                                       what="the daemon closed a connection of well-behaved %s" % self.app)
         if connection is self.stream:
             for future in self.waiting.values():
                 if not future.done():
@@ -311,7 +312,8 @@ class AppClient:
                 try:
                     ok = await self.connect()
                 except (OSError, Closed, asyncio.TimeoutError) as e:
-                    worker.stats.errors["connect %s" % type(e).__name__] += 1
+                    if not worker.stopping:  # stopping closes connections half-way through connecting
+                        worker.stats.errors["connect %s" % type(e).__name__] += 1
                     ok = False
             self.state = "connected"
             if ok:

@@ -153,6 +153,7 @@ class Hog(HostileWorker):
                 if name is None:
                     c.subscriptions = 0
                     held.append(c)
+                    self.stats.counts["held-most"] = max(len(held), self.stats.counts["held-most"])
                     continue
                 c.close()
                 self.stats.errors[name] += 1
@@ -265,8 +266,9 @@ class Junk(HostileWorker):
         await asyncio.get_running_loop().sock_connect(sock, self.socket)
         return sock
 
-    async def read_all(self, sock, timeout):
-        """Everything the daemon sends until it closes (or `timeout`); (bytes, closed)."""
+    async def read_all(self, sock, timeout, until_reply=False):
+        """Everything the daemon sends until it closes, or `timeout` passes, or (with `until_reply`) a
+        whole reply came; (bytes, closed)."""
         loop = asyncio.get_running_loop()
         data = b""
         deadline = time.monotonic() + timeout
@@ -280,6 +282,8 @@ class Junk(HostileWorker):
             if not chunk:
                 return data, True
             data += chunk
+            if until_reply and b"\0" in data:
+                return data, False
         return data, False
 
     async def oversized(self):
@@ -307,7 +311,7 @@ class Junk(HostileWorker):
         sock = await self.raw()
         loop = asyncio.get_running_loop()
         await loop.sock_sendall(sock, payload)
-        data, closed = await self.read_all(sock, 0.5)
+        data, closed = await self.read_all(sock, 10, until_reply=True)
         sock.close()
         replies = [json.loads(m) for m in data.split(b"\0") if m]
         if any("error" not in r for r in replies):
@@ -315,9 +319,11 @@ class Junk(HostileWorker):
         elif replies:
             self.stats.add("malformed-refused")
             self.stats.errors["malformed %s: %s" % (what, error_name(replies[0]))] += 1
-        else:
+        elif closed:
             self.stats.add("malformed-closed")
             self.stats.errors["malformed %s: closed" % what] += 1
+        else:
+            self.fail("input", "malformed message (%s) got no answer within 10 s" % what)
 
     async def bad_fields(self):
         method, parameters, field = random.choice(BAD_FIELDS)
@@ -345,7 +351,8 @@ class Junk(HostileWorker):
         data, closed = await self.read_all(sock, self.options["idle_timeout"] + 30)
         sock.close()
         if not closed:
-            self.fail("limits", "a connection that never completed a call stayed open %d s" % (self.options["idle_timeout"] + 30))
+            self.fail("limits", "a connection that never completed a call stayed open %d s"
+                      % (self.options["idle_timeout"] + 30))
             return
         took = time.monotonic() - opened
         self.stats.add("idle-closed")
