@@ -20,5 +20,6 @@ swift test --skip-build --skip IIOSensorsTests
 python3 -W ignore::ResourceWarning -m unittest discover -s Tests/python
 # The GTK 4 notes app (clients/gtk-notes) as a person uses it: Xvfb, xdotool, AT-SPI.
 /usr/bin/python3 -W ignore::ResourceWarning -m unittest discover -s Tests/gtk
+scripts/soak.py --seconds 20 --clients 200 --binary .build/debug/shaked  # hostile and well-behaved clients at once
 if [ -x scripts/test-iio.sh ]; then scripts/test-iio.sh; fi
 scripts/fuzz.sh all 20  # each libFuzzer target for 20 s under AddressSanitizer (README: Adversarial tests)
