@@ -14,3 +14,4 @@ swift test --skip-build --skip IIOSensorsTests
 # The daemon through a real third-party varlink client (Python's varlink package).
 python3 -W ignore::ResourceWarning -m unittest discover -s Tests/python
 if [ -x scripts/test-iio.sh ]; then scripts/test-iio.sh; fi
+scripts/test-package.sh
