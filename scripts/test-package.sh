@@ -39,6 +39,7 @@ fail() {
     echo "test-package: FAILED: $*" >&2
     exit 1
 }
+trap 'echo "test-package: FAILED at line $LINENO: $BASH_COMMAND" >&2' ERR
 
 work=$(mktemp -d)
 installed=0
@@ -64,7 +65,7 @@ for exe in usr/bin/shaked usr/bin/shakectl; do
     ! grep -E '\((RUNPATH|RPATH)\)' <<<"$dynamic" | grep -v '\[\$ORIGIN\]' || fail "$exe has a search path into a build tree"
     readelf -S "$work/root/$exe" | grep -q '\.debug_info' && fail "$exe still carries its debug information"
     for lib in $(sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' <<<"$dynamic"); do
-        path=$(ldconfig -p | awk -v l="$lib" '$1 == l && $NF ~ /^\// { print $NF; exit }')
+        path=$(ldconfig -p | awk -v l="$lib" '$1 == l && $NF ~ /^\// && !found { print $NF; found = 1 }')
         [ -n "$path" ] || fail "$exe needs $lib, which no library on this system provides"
         owner=$(dpkg -S "$(readlink -f "$path")" 2>/dev/null || dpkg -S "$path" 2>/dev/null) ||
             fail "$exe needs $lib ($path), which no Debian package owns"
