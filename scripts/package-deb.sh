@@ -79,6 +79,7 @@ if [ -z "$bin_dir" ]; then
     "${build[@]}" --product shakectl >&2
     bin_dir=$("${build[@]}" --show-bin-path)
 fi
+[ -d "$bin_dir" ] || { echo "error: --bin-dir $bin_dir is not a directory" >&2; exit 1; }
 bin_dir=$(cd "$bin_dir" && pwd)
 
 # The executables must run without a Swift toolchain: no search path into one, and no Swift shared library.
@@ -86,7 +87,7 @@ for exe in shaked shakectl; do
     [ -x "$bin_dir/$exe" ] || { echo "error: $bin_dir/$exe is missing or not executable" >&2; exit 1; }
     dynamic=$(readelf -d "$bin_dir/$exe")
     if grep -E '\((RUNPATH|RPATH)\)' <<<"$dynamic" | grep -v '\[\$ORIGIN\]$' >&2; then
-        echo "error: $bin_dir/$exe searches for libraries in the directory above; build with --static-swift-stdlib" >&2
+        echo "error: $bin_dir/$exe has the RUNPATH above, into a toolchain or build tree; build with --static-swift-stdlib" >&2
         exit 1
     fi
     if grep -E 'NEEDED.*\[lib(swift|Foundation|_Foundation|dispatch|BlocksRuntime|MallocInterposer)' <<<"$dynamic" >&2; then
