@@ -12,6 +12,13 @@ let package = Package(
         .executable(name: "shaked", targets: ["shaked"]),
         .executable(name: "shakectl", targets: ["shakectl"]),
     ],
+    traits: [
+        // `shakectl bench` counts heap allocations through ordo-one's malloc interposer, a shared library
+        // that needs the Swift runtime as shared libraries too. Builds to install leave it out
+        // (`--disable-default-traits`), so that shakectl links the runtime statically and runs without a toolchain.
+        .trait(name: "AllocationCounting", description: "Link the malloc interposer for shakectl bench."),
+        .default(enabledTraits: ["AllocationCounting"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
@@ -83,7 +90,9 @@ let package = Package(
             dependencies: [
                 "ShakeDetection", "Traces", "IIOSensors", "SyntheticMotion", "ShakeClient", "UndoProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+                .product(
+                    name: "MallocInterposerSwift", package: "malloc-interposer",
+                    condition: .when(traits: ["AllocationCounting"])),
             ]
         ),
         // Helpers the test targets share: where the corpus is, running the built binaries.

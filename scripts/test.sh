@@ -23,3 +23,4 @@ python3 -W ignore::ResourceWarning -m unittest discover -s Tests/python
 scripts/soak.py --seconds 20 --clients 200 --binary .build/debug/shaked  # hostile and well-behaved clients at once
 if [ -x scripts/test-iio.sh ]; then scripts/test-iio.sh; fi
 scripts/fuzz.sh all 20  # each libFuzzer target for 20 s under AddressSanitizer (README: Adversarial tests)
+scripts/test-package.sh
