@@ -96,7 +96,12 @@ let package = Package(
             name: "UndoProtocolTests",
             dependencies: ["UndoProtocol", "TestSupport", .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(name: "SyntheticMotionTests", dependencies: ["SyntheticMotion", "ShakeDetection", "MonotonicClock"]),
-        .testTarget(name: "ShakeServiceTests", dependencies: ["ShakeService", "UndoProtocol", "ShakeDetection", "TestSupport"]),
+        .testTarget(
+            name: "ShakeServiceTests",
+            dependencies: [
+                "ShakeService", "UndoProtocol", "ShakeDetection", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(name: "ShakedConfigurationTests", dependencies: ["ShakedConfiguration", "TestSupport"]),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", "TestSupport"]),
         .testTarget(name: "ShakeClientTests", dependencies: ["ShakeClient", "UndoProtocol", "TestSupport"]),

@@ -45,13 +45,18 @@ public enum AvailableRates: Sendable, Hashable {
     /// A range `[min step max]`.
     case range(min: Double, step: Double, max: Double)
 
-    /// Parses either form; nil if the text is neither.
+    /// The rates believed, in Hz: a period of 1e9 / rate ns must be a whole, representable number
+    /// of nanoseconds (a rate of 1e-300 Hz overflowed Int64, a trap, found by fuzzing).
+    public static let plausible: ClosedRange<Double> = 0.001...1_000_000
+
+    /// Parses either form; nil if the text is neither, or offers a rate outside ``plausible``.
     public init?(parsing text: some StringProtocol) {
         let trimmed = text.trimmingWhitespace()
         if trimmed.hasPrefix("[") && trimmed.hasSuffix("]") {
             let parts = trimmed.dropFirst().dropLast().split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard parts.count == 3, let lo = parseDecimal(parts[0]), let step = parseDecimal(parts[1]),
-                let hi = parseDecimal(parts[2]), lo > 0, step >= 0, hi >= lo
+                let hi = parseDecimal(parts[2]), Self.plausible.contains(lo), step >= 0, hi >= lo,
+                Self.plausible.contains(hi)
             else { return nil }
             self = .range(min: lo, step: step, max: hi)
             return
@@ -59,7 +64,7 @@ public enum AvailableRates: Sendable, Hashable {
         let parts = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" })
         var rates: [Double] = []
         for part in parts {
-            guard let rate = parseDecimal(part), rate > 0 else { return nil }
+            guard let rate = parseDecimal(part), Self.plausible.contains(rate) else { return nil }
             rates.append(rate)
         }
         guard !rates.isEmpty else { return nil }

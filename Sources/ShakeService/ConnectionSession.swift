@@ -104,6 +104,20 @@ struct ConnectionSession {
             let p = try codec.parameters(RegisterAgentParameters.self, of: message)
             agentToken = try await coordinator.registerAgent(name: p.name, peer: peer, outbox: outbox)
             return nil
+        case .getPreferences:
+            return codec.reply(PreferencesReply(preferences: await coordinator.preferences(for: peer)))
+        case .setPreferences:
+            let p = try codec.parameters(SetPreferencesParameters.self, of: message)
+            let change = try await coordinator.setPreferences(p, peer: peer)
+            // Written on NIO's blocking pool; the reply waits for the file, so a reply means saved.
+            if let save = change.save, let file = server.preferenceFile {
+                do {
+                    try await file.save(save.all, generation: save.generation)
+                } catch {
+                    throw .notSaved(error.description)
+                }
+            }
+            return codec.reply(PreferencesReply(preferences: change.preferences))
         case .demoShake:
             guard let shake = server.demoShake else { throw unknown(header.method) }
             try require(.request)

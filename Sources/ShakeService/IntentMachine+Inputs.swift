@@ -68,8 +68,12 @@ extension IntentMachine {
     // MARK: Starting an intent
 
     /// A recognized shake: an intent for the current context, or only an outcome when there is
-    /// none, a prompt is open, or the cooldown runs.
+    /// none, its user has Shake to Undo off, a prompt is open, or the cooldown runs.
     public mutating func shake(now: ContinuousClock.Instant) -> [IntentAction] {
+        // A shake read just before the switch went off: the sensor stops, and this one is dropped.
+        if currentContext != nil, !contextWantsShakes {
+            return [.outcome(.ignored, intent: nil, detail: "shake-to-undo-off")]
+        }
         do {
             return try startIntent(operation: nil, now: now).actions
         } catch {

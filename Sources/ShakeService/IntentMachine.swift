@@ -113,6 +113,8 @@ public struct IntentMachine: Sendable {
     /// Who may hold the current context, as logind sees the seat: anyone without logind, else only
     /// the user of the active session.
     public internal(set) var seat: SeatPolicy = .anyone
+    /// Each user's Shake to Undo settings; users with the defaults have no entry.
+    public internal(set) var preferences: [UInt32: UserPreferences] = [:]
     var focusCounter: UInt64 = 0
     var intentCounter: UInt64 = 0
 
@@ -137,8 +139,9 @@ public struct IntentMachine: Sendable {
         }
     }
 
-    /// Whether a shake could make an intent now, so the sensor should be read.
-    public var wantsSensor: Bool { currentContext != nil }
+    /// Whether a shake could make an intent now, so the sensor should be read: an app is in context
+    /// and its user has Shake to Undo on.
+    public var wantsSensor: Bool { contextWantsShakes }
 
     /// The earliest time ``tick(now:)`` has something to do.
     public var nextDeadline: ContinuousClock.Instant? { open?.deadline }

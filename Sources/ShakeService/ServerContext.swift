@@ -11,6 +11,8 @@ public final class ServerContext: Sendable {
     let interfaces: [String: String]
     /// Plays a synthetic shake; nil unless the daemon runs `--demo`.
     let demoShake: (@Sendable () -> Void)?
+    /// Where users' preferences are written; nil keeps them in memory only.
+    let preferenceFile: PreferenceFile?
     /// Connections and call rates per user.
     let ledger = ClientLedger()
     private let policy: Mutex<AccessPolicy>
@@ -18,8 +20,10 @@ public final class ServerContext: Sendable {
 
     /// Creates the context; `version` goes into GetInfo.
     public init(
-        version: String, access: AccessPolicy, limits: ServiceLimits = .init(), demoShake: (@Sendable () -> Void)? = nil
+        version: String, access: AccessPolicy, limits: ServiceLimits = .init(),
+        demoShake: (@Sendable () -> Void)? = nil, preferenceFile: PreferenceFile? = nil
     ) {
+        self.preferenceFile = preferenceFile
         var interfaces = [
             VarlinkServiceInterface.name: VarlinkServiceInterface.description,
             UndoInterface.name: InterfaceDescriptions.undo,

@@ -1,3 +1,5 @@
+import ShakeDetection
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -10,12 +12,18 @@ public struct ServiceSettings: Sendable, Equatable {
     public var access: AccessPolicy
     /// Limits that keep one client from starving the others.
     public var limits: ServiceLimits
+    /// The configured sensitivity (`detector.sensitivity`), for users who chose none of their own.
+    public var sensitivity: Sensitivity
 
     /// Creates settings; the defaults suit a phone.
-    public init(timing: IntentMachine.Timing = .init(), access: AccessPolicy = .init(), limits: ServiceLimits = .init()) {
+    public init(
+        timing: IntentMachine.Timing = .init(), access: AccessPolicy = .init(), limits: ServiceLimits = .init(),
+        sensitivity: Sensitivity = .medium
+    ) {
         self.timing = timing
         self.access = access
         self.limits = limits
+        self.sensitivity = sensitivity
     }
 }
 

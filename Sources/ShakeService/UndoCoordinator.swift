@@ -33,6 +33,9 @@ public actor UndoCoordinator {
 
     /// Whether the sensor should be read, each time it changes (starts with `false`).
     public nonisolated let sensorDemand: AsyncStream<Bool>
+    /// The sensitivity of the current context's user, for the sensor's ``ContextDetector``.
+    public nonisolated let contextSensitivity = SensitivitySignal()
+    private var preferenceGeneration: UInt64 = 0
 
     /// What status reports about the sample source.
     public struct SensorState: Sendable, Equatable {
@@ -133,6 +136,42 @@ public actor UndoCoordinator {
             reply.app = nil
         }
         return reply
+    }
+
+    // MARK: Preferences
+
+    /// Takes every user's preferences, as read from the file at start.
+    public func loadPreferences(_ all: [UInt32: UserPreferences]) {
+        machine.loadPreferences(all)
+        apply([])
+    }
+
+    /// `GetPreferences`: the caller's own.
+    public func preferences(for peer: Peer) -> Preferences {
+        machine.preferences(uid: peer.uid).wire(defaultSensitivity: settings.sensitivity)
+    }
+
+    /// `SetPreferences` for the caller's own user: in force at once (the sensor stops or starts, the
+    /// detector follows). Returns what to write to the file, or nil when nothing changed.
+    public func setPreferences(_ p: SetPreferencesParameters, peer: Peer) throws(VarlinkError) -> (
+        preferences: Preferences, save: (all: [UInt32: UserPreferences], generation: UInt64)?
+    ) {
+        let old = machine.preferences(uid: peer.uid)
+        let new = old.applying(p)
+        guard new != old else { return (new.wire(defaultSensitivity: settings.sensitivity), nil) }
+        if old.isDefault, machine.preferences.count >= PreferenceFile.maximumUsers {
+            throw .limitReached("preferences")
+        }
+        machine.setPreferences(new, uid: peer.uid)
+        preferenceGeneration += 1
+        logger.info(
+            "preferences changed",
+            metadata: [
+                "peer": "\(peer)", "shakeToUndo": "\(new.shakeToUndo)",
+                "sensitivity": "\(new.sensitivity?.rawValue ?? "default")",
+            ])
+        apply([])
+        return (new.wire(defaultSensitivity: settings.sensitivity), (machine.preferences, preferenceGeneration))
     }
 
     // MARK: Monitors and the agent
@@ -275,6 +314,7 @@ public actor UndoCoordinator {
     }
 
     private func updateDemand() {
+        contextSensitivity.set(machine.contextSensitivity)
         let wanted = machine.wantsSensor
         guard wanted != demandSent else { return }
         demandSent = wanted

@@ -139,6 +139,12 @@ extension TOMLCursor {
         case .notANumber: break
         }
         if let kind = TOMLDateTime.kind(of: token) { return .dateTime(token, kind: kind) }
+        let bytes = Array(token.utf8)
+        if bytes.count >= 11, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"),
+            TOMLDateTime.kind(of: String(decoding: bytes[..<10], as: UTF8.self)) == .date
+        {
+            throw error(at: start, "a date-time needs a time after its T, such as 1979-05-27T07:32:00Z")
+        }
         throw error(
             at: start,
             "\(token.prefix(40)) is not a value; a string needs quotes, a number digits (1, -2, 0.5, 1e3, 0x1F), "

@@ -29,6 +29,10 @@ struct TOMLParser {
     private var section: [String] = []
     /// Which paths were made by dotted keys in the current section.
     private var dottedInSection: Set<[String]> = []
+    /// How many arrays and inline tables enclose the value being read.
+    private var depth = 0
+    /// The deepest nesting of arrays and inline tables accepted.
+    static let maximumDepth = 32
 
     /// Parses a document.
     static func parse(_ text: String) throws(TOMLSyntaxError) -> TOMLTable {
@@ -62,7 +66,10 @@ struct TOMLParser {
         let isArray = cursor.peek == UInt8(ascii: "[")
         if isArray { cursor.advance() }
         cursor.skipSpaces()
-        let path = try cursor.key()
+        let path: [String]
+        do { path = try cursor.key() } catch where error.message.hasPrefix("expected a key") {
+            throw cursor.error("a table header must be a name in brackets, such as [prompt]")
+        }
         cursor.skipSpaces()
         try cursor.expect("]", "a table header ends with ]")
         if isArray { try cursor.expect("]", "an array-of-tables header ends with ]]") }
@@ -151,11 +158,16 @@ struct TOMLParser {
     }
 
     private mutating func array() throws(TOMLSyntaxError) -> TOMLValue {
+        try nest()
+        defer { depth -= 1 }
         cursor.advance()
         var elements: [TOMLValue] = []
         while true {
             try cursor.skipBlank()
             if cursor.peek == UInt8(ascii: "]") { break }
+            if cursor.peek == UInt8(ascii: ",") || cursor.peek == UInt8(ascii: "}") {
+                throw cursor.error("an array holds values separated by commas, such as [1, 2, 3]")
+            }
             elements.append(try value())
             try cursor.skipBlank()
             if cursor.peek == UInt8(ascii: ",") {
@@ -171,8 +183,11 @@ struct TOMLParser {
 
     /// `{ a = 1, b.c = "x" }`, on one line, without a trailing comma.
     private mutating func inlineTable() throws(TOMLSyntaxError) -> TOMLValue {
+        try nest()
+        defer { depth -= 1 }
         cursor.advance()
         var inner = TOMLParser(cursor: cursor)
+        inner.depth = depth
         inner.cursor.skipSpaces()
         if inner.cursor.peek != UInt8(ascii: "}") {
             while true {
@@ -192,6 +207,16 @@ struct TOMLParser {
         inner.cursor.advance()
         cursor = inner.cursor
         return .table(inner.root)
+    }
+
+    /// One level deeper into arrays and inline tables; refused past ``maximumDepth``, so a hostile
+    /// file can't exhaust the stack.
+    private mutating func nest() throws(TOMLSyntaxError) {
+        depth += 1
+        guard depth <= Self.maximumDepth else {
+            depth -= 1
+            throw cursor.error("arrays and inline tables nest at most \(Self.maximumDepth) deep")
+        }
     }
 
     // MARK: The document tree

@@ -38,14 +38,14 @@ public enum Labels {
         for (index, line) in lines.enumerated() {
             let number = index + 1
             let fields = line.split(separator: " ", omittingEmptySubsequences: false)
-            guard fields.count == 2, let start = Double(fields[0]), let end = Double(fields[1]) else {
+            guard fields.count == 2, let start = decimal(fields[0]), let end = decimal(fields[1]) else {
                 throw TraceError(
                     .badLabel, path: path, line: number,
-                    "expected \"start end\" (two numbers in seconds, one space), found \"\(line.prefix(40))\"")
+                    "expected \"start end\" (two numbers in seconds, one space), found \(quoted(line, 40))")
             }
             guard start.isFinite, end.isFinite, start >= 0, end <= TraceReader.timeLimit else {
                 throw TraceError(
-                    .badLabel, path: path, line: number, "start and end must be finite, with 0 ≤ start and end ≤ 1e9 s")
+                    .badLabel, path: path, line: number, "start and end must be finite, start ≥ 0 and end ≤ 1e9 s")
             }
             guard start < end else {
                 throw TraceError(.badLabel, path: path, line: number, "start \(start) is not before end \(end)")

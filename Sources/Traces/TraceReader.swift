@@ -54,7 +54,7 @@ public struct TraceReader: Sequence {
                 guard header.text == "t,x,y,z" else {
                     throw TraceError(
                         .badHeader, path: path, line: 1,
-                        "expected the header line exactly \"t,x,y,z\", found \"\(header.text.prefix(40))\"")
+                        "expected the header line exactly \"t,x,y,z\", found \(quoted(header.text, 40))")
                 }
             }
             guard var reader = lines, let line = try reader.next() else { return nil }
@@ -69,19 +69,21 @@ public struct TraceReader: Sequence {
             var values = (0.0, 0.0, 0.0, 0.0)
             for (i, name) in ["t", "x", "y", "z"].enumerated() {
                 let field = fields[i]
-                guard let v = Double(field) else {
+                guard let v = decimal(field) else {
                     throw TraceError(
-                        .badNumber, path: path, line: line.number, "\(name) is not a number: \"\(field.prefix(30))\"")
+                        .badNumber, path: path, line: line.number, "\(name) is not a number: \(quoted(field))")
                 }
                 guard v.isFinite else {
                     throw TraceError(
-                        .notFinite, path: path, line: line.number, "\(name) is \(field), not a finite number")
+                        .notFinite, path: path, line: line.number,
+                        "\(name) is \(quoted(field, quotes: false)), not a finite number")
                 }
                 let limit = i == 0 ? TraceReader.timeLimit : TraceReader.accelerationLimit
                 guard abs(v) <= limit else {
                     throw TraceError(
                         .outOfRange, path: path, line: line.number,
-                        "\(name) = \(field) is out of range (|\(name)| ≤ \(i == 0 ? "1e9 s" : "10000 m/s²"))")
+                        "\(name) = \(quoted(field, quotes: false)) is out of range "
+                            + "(|\(name)| ≤ \(i == 0 ? "1e9 s" : "10000 m/s²"))")
                 }
                 switch i {
                 case 0: values.0 = v
@@ -95,7 +97,7 @@ public struct TraceReader: Sequence {
             if let last = lastTime, sample.timestamp <= last.timestamp {
                 throw TraceError(
                     .timeNotIncreasing, path: path, line: line.number,
-                    "t = \(fields[0]) does not increase (previous row had t = \(last.seconds)); "
+                    "t = \(quoted(fields[0], quotes: false)) does not increase (previous row had t = \(last.seconds)); "
                         + "t must be strictly increasing, by at least 1 ns")
             }
             lastTime = (values.0, sample.timestamp)
@@ -165,4 +167,12 @@ struct LineReader {
         }
         return Line(number: number, text: Substring(text))
     }
+}
+
+/// A decimal number such as `-9.81` or `1.5e-3`, or `nan` and `inf` (for the callers to refuse as
+/// not finite); nil for anything else, such as hexadecimal (`0x1p3`), which `Double` alone takes.
+func decimal(_ text: Substring) -> Double? {
+    guard let value = Double(text) else { return nil }
+    if value.isFinite, !text.utf8.allSatisfy({ (48...57).contains($0) || "+-.eE".utf8.contains($0) }) { return nil }
+    return value
 }

@@ -17,6 +17,8 @@ public enum FieldRule: Sendable, Hashable {
     case token
     /// An intent id the daemon issued: `intent-` and up to 20 digits.
     case intentID
+    /// One of a few fixed words, such as a sensitivity level.
+    case oneOf([String])
 
     /// The app's display name (`Subscribe.name`) and the agent's name.
     public static let name = FieldRule.visible(characters: 64)
@@ -30,6 +32,10 @@ public enum FieldRule: Sendable, Hashable {
     public static let message = FieldRule.visible(characters: 240)
     /// `PromptAction.label`.
     public static let label = FieldRule.visible(characters: 32)
+    /// The sensitivity levels a person may choose (`SetPreferences.sensitivity`).
+    public static let sensitivityLevels = ["low", "medium", "high"]
+    /// `SetPreferences.sensitivity`.
+    public static let sensitivity = FieldRule.oneOf(sensitivityLevels)
     /// The most buttons a prompt may carry on the wire; the guidelines allow two or three.
     public static let maximumActions = 8
 
@@ -43,6 +49,7 @@ public enum FieldRule: Sendable, Hashable {
             let digits = value.utf8.dropFirst(7)
             return value.hasPrefix("intent-") && (1...20).contains(digits.count)
                 && digits.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        case .oneOf(let words): return words.contains(value)
         }
     }
 

@@ -31,6 +31,7 @@ public enum InterfaceDescriptions {
     #   (and at most 4 bytes a character). The guideline checks (PromptRejected) come after.
     # - token: 32 lower-case hexadecimal digits; intent: "intent-" and 1 to 20 digits; a prompt
     #   has at most 8 actions.
+    # - sensitivity: "low", "medium" or "high".
     # Messages are at most 64 KiB. Calls are counted per connection and per user before they
     # are parsed; connections and subscriptions are limited per connection, per user and in
     # total (LimitReached names the limit), and a connection that completes no call within
@@ -176,6 +177,27 @@ public enum InterfaceDescriptions {
     # the user whose app holds the context; others get null.
     method GetStatus() -> (status: Status)
 
+    # The person's own Shake to Undo settings (iOS: Settings > Accessibility > Touch > Shake to
+    # Undo; WCAG 2.5.4 Motion Actuation). Each user has their own; they apply while that user's app
+    # holds the current context.
+    type Preferences (
+      # Whether a shake asks for an undo at all. While the user of the app in context has it off,
+      # the sensor is not read (no wake-ups, no intents from shakes); RequestIntent still works.
+      shakeToUndo: bool,
+      # How firm a shake must be: "low" (a firm shake), "medium" or "high" (a gentle one). The
+      # configured detector.sensitivity until the user chooses.
+      sensitivity: string
+    )
+
+    # The caller's own preferences (by its user id from SO_PEERCRED; no user can read another's).
+    method GetPreferences() -> (preferences: Preferences)
+
+    # Changes the caller's own preferences; a null field stays as it is. Any user may, without
+    # root. The daemon writes them to its state directory ($STATE_DIRECTORY, else /var/lib/shaked)
+    # before it replies, so a change survives a restart, a crash and a reboot; NotSaved says when it
+    # could not. Replies with the preferences now in force.
+    method SetPreferences(shakeToUndo: ?bool, sensitivity: ?string) -> (preferences: Preferences)
+
     # Streams shakes and intent outcomes (call with "more"); needs the "monitor" permission.
     # The first reply, of kind "started", confirms the monitor is registered.
     method Monitor() -> (event: MonitorEvent)
@@ -222,8 +244,14 @@ public enum InterfaceDescriptions {
 
     # A limit was reached; limit names it: connections, connections-per-user,
     # subscriptions, subscriptions-per-user, subscriptions-per-connection, call-rate,
-    # call-rate-per-user, message-size, monitors-per-connection or agents.
+    # call-rate-per-user, message-size, monitors-per-connection, agents or preferences (users
+    # with preferences of their own).
     error LimitReached (limit: string)
+
+    # SetPreferences: the change is in force until the daemon stops, but writing it to the state
+    # directory failed; reason says why (such as "open /var/lib/shaked/preferences.json.tmp:
+    # Permission denied").
+    error NotSaved (reason: string)
     """####
 
     /// `io.shaked.Demo`, from `io.shaked.Demo.varlink`.

@@ -16,6 +16,8 @@ public enum UndoInterface {
         case getStatus = "io.shaked.Undo.GetStatus"
         case monitor = "io.shaked.Undo.Monitor"
         case registerAgent = "io.shaked.Undo.RegisterAgent"
+        case getPreferences = "io.shaked.Undo.GetPreferences"
+        case setPreferences = "io.shaked.Undo.SetPreferences"
         case demoShake = "io.shaked.Demo.Shake"
         case getInfo = "org.varlink.service.GetInfo"
         case getInterfaceDescription = "org.varlink.service.GetInterfaceDescription"

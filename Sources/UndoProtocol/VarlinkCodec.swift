@@ -18,8 +18,12 @@ public struct VarlinkCodec: Sendable {
     }
 
     /// Reads the method and flags of a call; throws `InvalidParameter(message)` when the bytes
-    /// aren't a JSON object with a string `method`.
+    /// aren't a JSON object with a string `method`, or aren't all UTF-8 (JSONDecoder alone let
+    /// invalid bytes through in fields it skipped, and repaired them in the ones it read).
     public func header(of message: ByteBuffer) throws(VarlinkError) -> VarlinkCallHeader {
+        guard String(validating: message.readableBytesView, as: UTF8.self) != nil else {
+            throw .invalidParameter("message")
+        }
         do {
             return try decoder.decode(VarlinkCallHeader.self, from: Data(message.readableBytesView))
         } catch {

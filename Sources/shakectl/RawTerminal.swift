@@ -15,6 +15,9 @@ private let leaveScreen: [UInt8] = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf
 /// Puts the terminal back and dies of the signal as if no handler were installed.
 /// Only async-signal-safe calls: tcsetattr, write, signal, raise.
 private func restoreAndDie(_ signal: Int32) {
+    // The signal is delivered again when the handler returns; until then errno is the interrupted code's.
+    let savedErrno = errno
+    defer { errno = savedErrno }
     _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &savedSettings)
     _ = leaveScreen.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
     _ = Glibc.signal(signal, SIG_DFL)

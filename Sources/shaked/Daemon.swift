@@ -6,6 +6,10 @@ import ShakeService
 import ShakedConfiguration
 import Systemd
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The daemon's parts, assembled: coordinator, varlink server, sensor and systemd integration
 /// under one ServiceGroup.
 struct Daemon {
@@ -28,16 +32,25 @@ struct Daemon {
             settings: service,
             sensor: .init(description: sensorState, detector: Self.detectorDescription(settings.detector)),
             logger: logger)
+        let preferences = Self.loadPreferences(logger: logger)
+        await coordinator.loadPreferences(preferences.loaded.preferences)
         let context = ServerContext(
-            version: version, access: service.access, limits: service.limits, demoShake: source.demoShake)
+            version: version, access: service.access, limits: service.limits, demoShake: source.demoShake,
+            preferenceFile: preferences.file)
         let (listening, listeningContinuation) = AsyncStream.makeStream(of: Void.self)
         let server = VarlinkServer(
             endpoint: endpoint, coordinator: coordinator, context: context, logger: logger,
             onListening: { listeningContinuation.yield() })
-        let detector = DetectorHolder(settings.detector.configuration)
+        let detector = DetectorHolder(settings.detector)
         let sensor = SensorService(
-            source: source.source, makeDetector: { ShakeDetector(configuration: detector.configuration) },
+            source: source.source,
+            makeDetector: {
+                ContextDetector(signal: coordinator.contextSensitivity) { sensitivity in
+                    ShakeDetector(configuration: detector.configuration(sensitivity: sensitivity))
+                }
+            },
             coordinator: coordinator, logger: logger)
+        await SeatWatcher.prime(coordinator)
         let seat = SeatWatcher(coordinator: coordinator, logger: logger)
         let supervisor = SystemdService(
             notifier: notifier, coordinator: coordinator, listening: listening, logger: logger,
@@ -49,7 +62,7 @@ struct Daemon {
                 let service = ServiceSettings(new)
                 await coordinator.update(settings: service)
                 context.update(access: service.access, limits: service.limits)
-                detector.configuration = new.detector.configuration
+                detector.settings = new.detector
             },
             running: settings)
         // Shutdown runs in reverse: systemd hears STOPPING=1 first, then the sensor stops, then the
@@ -62,6 +75,21 @@ struct Daemon {
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
+    }
+
+    /// Users' preferences from the state directory; a bad file is set aside with a warning.
+    static func loadPreferences(logger: Logger) -> (file: PreferenceFile, loaded: PreferenceFile.Loaded) {
+        let environment = getenv("STATE_DIRECTORY").map { String(cString: $0) }
+        let file = PreferenceFile(directory: PreferenceFile.stateDirectory(environment: environment))
+        let loaded = file.load()
+        if let problem = loaded.problem {
+            logger.warning(
+                "preferences file unusable; every user has the defaults until they change them",
+                metadata: ["problem": "\(problem)", "setAside": "\(loaded.setAside ?? "-")"])
+        } else {
+            logger.info("preferences read", metadata: ["file": "\(file.path)", "users": "\(loaded.preferences.count)"])
+        }
+        return (file, loaded)
     }
 
     static func detectorDescription(_ detector: ShakedSettings.Detector) -> String {
@@ -91,6 +119,7 @@ extension ServiceSettings {
                 subscriptionsPerConnection: settings.limits.subscriptionsPerConnection,
                 callsPerSecond: settings.limits.callsPerSecond,
                 callsPerSecondPerUser: settings.limits.callsPerSecondPerUser,
-                idleTimeout: .milliseconds(Int64(settings.limits.idleTimeout * 1000))))
+                idleTimeout: .milliseconds(Int64(settings.limits.idleTimeout * 1000))),
+            sensitivity: settings.detector.sensitivity)
     }
 }

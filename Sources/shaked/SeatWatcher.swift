@@ -9,6 +9,15 @@ struct SeatWatcher: Service {
     let coordinator: UndoCoordinator
     let logger: Logger
 
+    /// Tells the coordinator whose seat it is now, before the socket is served, so no client can
+    /// take the context in the moment before the watcher's first report.
+    static func prime(_ coordinator: UndoCoordinator) async {
+        switch Logind.seatUser() {
+        case .noLogind: await coordinator.seatChanged(.anyone)
+        case .active(let uid): await coordinator.seatChanged(.activeUser(uid))
+        }
+    }
+
     func run() async throws {
         await cancelWhenGracefulShutdown {
             for await user in Logind.seatUsers() {

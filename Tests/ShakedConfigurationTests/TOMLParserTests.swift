@@ -107,7 +107,16 @@ struct TOMLParserTests {
         Refused(text: "a = 07:32", line: 1, column: 5, says: "not a value"),
         Refused(text: "a = TRUE", line: 1, column: 5, says: "not a value"),
         Refused(text: "a = [1, 2", line: 1, column: 10, says: "expected , or ]"),
-        Refused(text: "a = [1,,2]", line: 1, column: 8, says: "expected a value"),
+        Refused(text: "a = [1,,2]", line: 1, column: 8, says: "separated by commas"),
+        Refused(text: "a = [}]", line: 1, column: 6, says: "separated by commas"),
+        Refused(text: "[ = 1", line: 1, column: 3, says: "table header must be a name"),
+        Refused(text: "a = 1979-05-27T&7:32:00Z", line: 1, column: 5, says: "a time after its T"),
+        Refused(
+            text: "a = " + String(repeating: "[", count: 33) + String(repeating: "]", count: 33), line: 1,
+            column: 37, says: "nest at most 32 deep"),
+        Refused(
+            text: "a = " + String(repeating: "{ b = ", count: 33) + String(repeating: "}", count: 33), line: 1,
+            column: 4 + 32 * 6 + 1, says: "nest at most 32 deep"),
         Refused(text: "p = { x = 1, }", line: 1, column: 14, says: "expected a key"),
         Refused(text: "p = { x = 1\n}", line: 1, column: 12, says: "inline table"),
         Refused(text: "[t", line: 1, column: 3, says: "ends with ]"),

@@ -17,7 +17,10 @@ public func fuzzInitialize(
     _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>
 ) -> CInt {
     mkdir(directory, 0o700)
-    atexit { _ = unlink(input); _ = rmdir(directory) }
+    atexit {
+        _ = unlink(input)
+        _ = rmdir(directory)
+    }
     return 0
 }
 

@@ -42,6 +42,9 @@ func rates(_ text: String) {
     for wanted in [0, 1, 50, 100, 1e6, 1e300, .infinity, -1] as [Double] {
         let rate = rates.choose(atLeast: wanted)
         require(rate.isFinite && rate > 0, "chose \(rate) Hz from \(rates) for \(wanted)")
+        // The readers turn the rate into a period in whole nanoseconds, Int64((1e9 / rate).rounded()).
+        let period = (1e9 / rate).rounded()
+        require(period >= 1 && period < 9e18, "a rate of \(rate) Hz has no period in nanoseconds")
         switch rates {
         case .list(let list): require(list.contains(rate), "chose \(rate), not offered in \(list)")
         case .range(let lo, _, let hi): require(rate >= lo && rate <= hi, "chose \(rate) outside \(lo)...\(hi)")

@@ -15,9 +15,15 @@ let input = "\(directory)/input.csv"
 let rewritten = "\(directory)/rewritten.csv"
 
 @_cdecl("LLVMFuzzerInitialize")
-public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>) -> CInt {
+public func fuzzInitialize(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>
+) -> CInt {
     mkdir(directory, 0o700)
-    atexit { _ = unlink(input); _ = unlink(rewritten); _ = rmdir(directory) }
+    atexit {
+        _ = unlink(input)
+        _ = unlink(rewritten)
+        _ = rmdir(directory)
+    }
     return 0
 }
 

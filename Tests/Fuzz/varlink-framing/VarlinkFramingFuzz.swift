@@ -25,7 +25,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let channel = EmbeddedChannel()
     defer { _ = try? channel.finish() }
     do {
-        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(NULFrameDecoder(maximumLength: maximumLength)))
+        try channel.pipeline.syncOperations.addHandler(
+            ByteToMessageHandler(NULFrameDecoder(maximumLength: maximumLength)))
     } catch {
         fatalError("cannot set up the pipeline: \(error)")
     }
@@ -54,6 +55,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 /// Decodes one frame every way a peer can, and round-trips whatever decodes.
 func check(_ frame: ByteBuffer) {
     if let header = try? codec.header(of: frame) {
+        require(String(validating: frame.readableBytesView, as: UTF8.self) != nil, "a call that is not UTF-8 decoded")
         // Re-encoding the header through a call with no parameters must keep the method.
         let again = codec.call(header.method, NoParameters(), more: header.more == true)
         guard let reread = try? codec.header(of: again) else { fatalError("re-encoded call does not decode") }
