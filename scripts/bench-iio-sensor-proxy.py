@@ -120,9 +120,9 @@ def proxy_pid(wrapper):
 
 
 def snapshot(pid, seconds):
-    cpu = memory.cpu_seconds(pid)
+    cpu = memory.thread_cpu_seconds(pid)
     time.sleep(seconds)
-    cpu_ms = (memory.cpu_seconds(pid) - cpu) * 1000 / seconds
+    cpu_ms = (memory.thread_cpu_seconds(pid) - cpu) * 1000 / seconds
     status = memory.status_kib(pid)
     breakdown = memory.smaps_breakdown(pid)
     preload = [sum(v) for v in zip((0, 0, 0), *(v for k, v in breakdown.items() if k.startswith(PRELOAD)))]

@@ -7,6 +7,8 @@ anonymous mappings).
 
 import os
 
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
 def status_kib(pid):
     """VmRSS, RssAnon, RssFile and RssShmem in KiB."""
     values = {}
@@ -28,8 +30,16 @@ def pss_kib(pid):
 
 
 def cpu_seconds(pid):
+    """User plus system CPU time of the whole process, threads that ended included, in seconds
+    (/proc/PID/stat, counted in clock ticks: 10 ms)."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def thread_cpu_seconds(pid):
     """CPU time of the process's live threads, in seconds, to the nanosecond (the scheduler's
-    /proc/PID/task/TID/schedstat; /proc/PID/stat counts in clock ticks of 10 ms)."""
+    /proc/PID/task/TID/schedstat): for processes whose threads live as long as the measurement."""
     total = 0
     for tid in os.listdir("/proc/%d/task" % pid):
         try:
