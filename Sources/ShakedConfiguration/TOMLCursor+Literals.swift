@@ -74,7 +74,8 @@ extension TOMLCursor {
         return scalar
     }
 
-    private mutating func escape(into scalars: inout String.UnicodeScalarView, multiLine: Bool) throws(TOMLSyntaxError) {
+    private mutating func escape(into scalars: inout String.UnicodeScalarView, multiLine: Bool) throws(TOMLSyntaxError)
+    {
         let start = position
         advance()
         guard let byte = peek else { throw error(at: start, "the string is not closed") }
@@ -98,11 +99,14 @@ extension TOMLCursor {
                 advance()
             }
             guard let scalar = Unicode.Scalar(value) else {
-                throw error(at: start, "\\\(Unicode.Scalar(byte)) names no Unicode character (a surrogate or too large)")
+                throw error(
+                    at: start, "\\\(Unicode.Scalar(byte)) names no Unicode character (a surrogate or too large)")
             }
             scalars.append(scalar)
         case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-            guard multiLine else { throw error(at: start, "a backslash ends a line only in a multi-line string (\"\"\")") }
+            guard multiLine else {
+                throw error(at: start, "a backslash ends a line only in a multi-line string (\"\"\")")
+            }
             // A backslash ending a line trims the line end and the whitespace after it.
             position -= 1
             skipSpaces()
@@ -116,7 +120,10 @@ extension TOMLCursor {
                 advance()
             }
         default:
-            throw error(at: start, "\\\(Unicode.Scalar(byte)) is not an escape TOML knows (\\b \\t \\n \\f \\r \\\" \\\\ \\uXXXX \\UXXXXXXXX)")
+            throw error(
+                at: start,
+                "\\\(Unicode.Scalar(byte)) is not an escape TOML knows "
+                    + "(\\b \\t \\n \\f \\r \\\" \\\\ \\uXXXX \\UXXXXXXXX)")
         }
     }
 
@@ -126,11 +133,14 @@ extension TOMLCursor {
     mutating func scalar() throws(TOMLSyntaxError) -> TOMLValue {
         let start = position
         // A date and a time may be separated by one space: take it when a digit follows.
-        while let byte = peek, Self.isScalarByte(byte) || (byte == UInt8(ascii: " ") && continuesDateTime(from: start)) {
+        while let byte = peek, Self.isScalarByte(byte) || (byte == UInt8(ascii: " ") && continuesDateTime(from: start))
+        {
             advance()
         }
         let token = String(decoding: slice(start..<position), as: UTF8.self)
-        guard !token.isEmpty else { throw error("expected a value (a string in quotes, a number, true or false, [ or {)") }
+        guard !token.isEmpty else {
+            throw error("expected a value (a string in quotes, a number, true or false, [ or {)")
+        }
         if token == "true" { return .boolean(true) }
         if token == "false" { return .boolean(false) }
         switch TOMLNumber.parse(token) {
@@ -164,7 +174,8 @@ extension TOMLCursor {
     /// At a space inside a token that began at `start`: whether it is a date (`YYYY-MM-DD`) followed by
     /// a time (` HH:`).
     private func continuesDateTime(from start: Int) -> Bool {
-        guard position - start == 10, TOMLDateTime.kind(of: String(decoding: slice(start..<position), as: UTF8.self)) == .date
+        guard position - start == 10,
+            TOMLDateTime.kind(of: String(decoding: slice(start..<position), as: UTF8.self)) == .date
         else { return false }
         let isDigit = { (byte: UInt8?) in byte.map { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ?? false }
         return isDigit(peekAhead(1)) && isDigit(peekAhead(2)) && peekAhead(3) == UInt8(ascii: ":")

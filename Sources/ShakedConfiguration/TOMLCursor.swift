@@ -64,7 +64,9 @@ struct TOMLCursor {
             return true
         }
         guard peek == UInt8(ascii: "\r") else { return false }
-        guard peekAhead(1) == UInt8(ascii: "\n") else { throw error("a carriage return must be followed by a line feed") }
+        guard peekAhead(1) == UInt8(ascii: "\n") else {
+            throw error("a carriage return must be followed by a line feed")
+        }
         advance(2)
         return true
     }

@@ -119,7 +119,9 @@ enum TOMLDateTime {
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             let start = index
-            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                index += 1
+            }
             return index > start
         }
         return true

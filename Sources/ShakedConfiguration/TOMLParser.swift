@@ -67,7 +67,7 @@ struct TOMLParser {
         if isArray { cursor.advance() }
         cursor.skipSpaces()
         let path: [String]
-        do { path = try cursor.key() } catch where error.message.hasPrefix("expected a key") {
+        do { path = try cursor.key() } catch  where error.message.hasPrefix("expected a key") {
             throw cursor.error("a table header must be a name in brackets, such as [prompt]")
         }
         cursor.skipSpaces()

@@ -28,13 +28,16 @@ struct TOMLParserTests {
         Accepted(text: "a = 224_617.445_991", path: ["a"], value: .float(224_617.445_991)),
         Accepted(text: "a = -inf", path: ["a"], value: .float(-.infinity)),
         Accepted(text: "a = true # yes", path: ["a"], value: .boolean(true)),
-        Accepted(text: "a = \"tab\\there \\u00E9 \\U0001F600 \\\"q\\\"\"", path: ["a"], value: .string("tab\there é 😀 \"q\"")),
+        Accepted(
+            text: "a = \"tab\\there \\u00E9 \\U0001F600 \\\"q\\\"\"", path: ["a"],
+            value: .string("tab\there é 😀 \"q\"")),
         Accepted(text: "a = 'C:\\Users\\x'", path: ["a"], value: .string("C:\\Users\\x")),
         Accepted(text: "a = \"\"\"\nRoses\nViolets\"\"\"", path: ["a"], value: .string("Roses\nViolets")),
         Accepted(text: "a = \"\"\"one \\\n    two\"\"\"", path: ["a"], value: .string("one two")),
         Accepted(text: "a = \"\"\"x\"\"\"\"\"", path: ["a"], value: .string("x\"\"")),
         Accepted(text: "a = '''\nfirst\r\nsecond'''", path: ["a"], value: .string("first\nsecond")),
-        Accepted(text: "a = 1979-05-27T07:32:00Z", path: ["a"], value: .dateTime("1979-05-27T07:32:00Z", kind: .dateTime)),
+        Accepted(
+            text: "a = 1979-05-27T07:32:00Z", path: ["a"], value: .dateTime("1979-05-27T07:32:00Z", kind: .dateTime)),
         Accepted(
             text: "a = 1979-05-27 07:32:00.999-07:00 # c", path: ["a"],
             value: .dateTime("1979-05-27 07:32:00.999-07:00", kind: .dateTime)),
@@ -42,12 +45,16 @@ struct TOMLParserTests {
         Accepted(text: "a = 07:32:00", path: ["a"], value: .dateTime("07:32:00", kind: .time)),
         Accepted(
             text: "a = [\n  [0, 1, 0], # row\n  [1, 0, 0],\n]", path: ["a"],
-            value: .array([.array([.integer(0), .integer(1), .integer(0)]), .array([.integer(1), .integer(0), .integer(0)])])),
+            value: .array([
+                .array([.integer(0), .integer(1), .integer(0)]), .array([.integer(1), .integer(0), .integer(0)]),
+            ])),
         Accepted(text: "a = []", path: ["a"], value: .array([])),
         Accepted(text: "[t]\nb.c = 2", path: ["t", "b", "c"], value: .integer(2)),
         Accepted(text: "[ t . \"x y\" ]\nk = 1", path: ["t", "x y", "k"], value: .integer(1)),
         Accepted(text: "[a.b.c]\n[a]\nd = 1", path: ["a", "d"], value: .integer(1)),
-        Accepted(text: "[f]\napple.color = 1\n[f.apple.texture]\nsmooth = true", path: ["f", "apple", "texture", "smooth"], value: .boolean(true)),
+        Accepted(
+            text: "[f]\napple.color = 1\n[f.apple.texture]\nsmooth = true", path: ["f", "apple", "texture", "smooth"],
+            value: .boolean(true)),
         Accepted(text: "p = { x = 1, y.z = 'w' }", path: ["p", "y", "z"], value: .string("w")),
         Accepted(text: "\r\n[t]\r\nk = 'v'\r\n", path: ["t", "k"], value: .string("v")),
     ]
