@@ -25,7 +25,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // The pure shake detector: samples in, events out. Standard library only.
@@ -56,10 +55,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
-        // /etc/shaked/shaked.conf and its drop-ins: reading, layering, validation with named keys and lines.
-        .target(
-            name: "ShakedConfiguration",
-            dependencies: ["ShakeDetection", .product(name: "TOMLKit", package: "TOMLKit")]),
+        // /etc/shaked/shaked.conf and its drop-ins: a TOML reader of its own (standard library only),
+        // layering, validation with named keys and lines.
+        .target(name: "ShakedConfiguration", dependencies: ["ShakeDetection"]),
         // systemd: sd_notify, socket activation, journal records (libsystemd), logind's seat (sd-login).
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(
@@ -79,6 +77,7 @@ let package = Package(
             dependencies: [
                 "ShakeService", "ShakeDetection", "Traces", "IIOSensors", "SyntheticMotion", "ShakedConfiguration",
                 "Systemd", "UndoProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -95,6 +94,8 @@ let package = Package(
                     condition: .when(traits: ["AllocationCounting"])),
             ]
         ),
+        // An app that links ShakeClient and does nothing else: what taking part costs an app (bench-daemon.py).
+        .executableTarget(name: "shake-idle-app", dependencies: ["ShakeClient"]),
         // Helpers the test targets share: where the corpus is, running the built binaries.
         .target(name: "TestSupport", dependencies: ["ShakeDetection", "Traces"], path: "Tests/TestSupport"),
         .testTarget(name: "ShakeDetectionTests", dependencies: ["ShakeDetection", "Traces", "TestSupport"]),

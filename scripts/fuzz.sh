@@ -46,7 +46,7 @@ modules() {
                 CNIOLinux CNIODarwin CNIOWindows CNIOWASI CNIOFreeBSD CNIOOpenBSD CNIOAtomics \
                 Atomics _AtomicsShims DequeModule InternalCollectionsUtilities ContainersPreview ;;
         trace-parser) echo Traces ShakeDetection MonotonicClock ;;
-        config-loader) echo ShakedConfiguration ShakeDetection TOMLKit CTOML ;;
+        config-loader) echo ShakedConfiguration ShakeDetection ;;
         sysfs-parsers) echo ShakeDetection ;;
     esac
 }
@@ -60,7 +60,7 @@ extra_sources() {
 }
 link_flags() {
     case $1 in
-        config-loader) echo -lstdc++ ;;
+        *) ;;
     esac
 }
 

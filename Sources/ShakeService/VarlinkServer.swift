@@ -120,8 +120,9 @@ public struct VarlinkServer: Service {
         let limits = context.limits()
         if let limit = context.ledger.open(uid: peer.uid, limits: limits) {
             logger.notice("connection refused: limit reached", metadata: ["peer": "\(peer)", "limit": "\(limit)"])
-            try? await accepted.channel.executeThenClose { _, outbound in
-                try await outbound.write(codec.reply(error: .limitReached(limit)))
+            let outbox = Outbox(channel: accepted.channel.channel)
+            try? await accepted.channel.executeThenClose { _ in
+                try await outbox.yield(codec.reply(error: .limitReached(limit))).get()
             }
             return
         }
@@ -135,7 +136,7 @@ public struct VarlinkServer: Service {
         }
         do {
             // One task per connection: replies are written straight to the channel (see Outbox).
-            try await accepted.channel.executeThenClose { inbound, _ in
+            try await accepted.channel.executeThenClose { inbound in
                 do {
                     for try await message in inbound {
                         idle.cancel()
@@ -170,7 +171,9 @@ public struct ServerError: Error, CustomStringConvertible {
 
 /// A connection accepted, with who is at the other end.
 struct Accepted: Sendable {
-    let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+    /// Inbound messages only: replies go straight to the channel through ``Outbox``, so no
+    /// outbound writer is kept per connection.
+    let channel: NIOAsyncChannel<ByteBuffer, Never>
     let peer: Peer
 
     /// Sets up framing and reads the peer's credentials (SO_PEERCRED) and groups (SO_PEERGROUPS).
@@ -187,8 +190,8 @@ struct Accepted: Sendable {
         return credentials.and(supplementary).flatMapThrowing { credentials, supplementary in
             try channel.pipeline.syncOperations.addHandler(
                 ByteToMessageHandler(NULFrameDecoder(maximumLength: maximumLength)))
-            try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(NULFrameEncoder()))
-            let wrapped = try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+            // No MessageToByteHandler: Outbox appends the NUL, so no encoder buffer stays per connection.
+            let wrapped = try NIOAsyncChannel<ByteBuffer, Never>(wrappingChannelSynchronously: channel)
             let peer = Peer(
                 pid: credentials.pid, uid: credentials.uid, groups: Set(supplementary).union([credentials.gid]))
             return Accepted(channel: wrapped, peer: peer)

@@ -1,5 +1,4 @@
 import ShakeDetection
-import TOMLKit
 
 extension SettingKey {
     /// The tables of the file, in the order they are documented and described.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// One labelled shake: an interval on the trace's time axis, in seconds.
 public struct LabelledInterval: Sendable, Hashable, Codable {
     /// When the shake starts.
@@ -24,13 +22,8 @@ public enum Labels {
 
     /// Reads a labels file, checking every line.
     public static func read(path: String) throws(TraceError) -> [LabelledInterval] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason =
-                FileManager.default.fileExists(atPath: path)
-                ? "cannot be read (check its permissions)" : "does not exist"
-            throw TraceError(.unreadable, path: path, "the labels file \(reason)")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
+        let bytes = try TraceFile.contents(of: path, what: "the labels file")
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw TraceError(.badLabel, path: path, "the labels file is not valid text (UTF-8)")
         }
         return try parse(text, path: path)

@@ -1,4 +1,3 @@
-import Foundation
 import ShakeDetection
 
 /// Streams the samples of a trace file (`t,x,y,z` CSV) without loading it whole.
@@ -123,7 +122,7 @@ struct LineReader {
         var text: Substring
     }
 
-    private let handle: FileHandle
+    private let file: TraceFile
     private let path: String
     private var buffer: [UInt8] = []
     private var start = 0
@@ -131,13 +130,7 @@ struct LineReader {
     private var number = 0
 
     init(path: String) throws(TraceError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            let reason =
-                FileManager.default.fileExists(atPath: path)
-                ? "cannot be read (check its permissions)" : "does not exist"
-            throw TraceError(.unreadable, path: path, "the file \(reason)")
-        }
-        self.handle = handle
+        file = try TraceFile(reading: path)
         self.path = path
     }
 
@@ -156,11 +149,9 @@ struct LineReader {
             }
             buffer.removeFirst(start)
             start = 0
-            let chunk: Data?
-            do { chunk = try handle.read(upToCount: 65536) } catch {
-                throw TraceError(.unreadable, path: path, line: number + 1, "read failed: \(error)")
+            do { atEnd = try !file.readMore(into: &buffer, upTo: 65536) } catch {
+                throw TraceError(error.code, path: path, line: number + 1, error.message)
             }
-            if let chunk, !chunk.isEmpty { buffer.append(contentsOf: chunk) } else { atEnd = true }
         }
     }
 

@@ -1,10 +1,9 @@
-import Foundation
 import ShakeDetection
 
 /// Writes samples to a trace file (`t,x,y,z` CSV), streaming, with `t` in seconds from the
 /// first sample.
 public final class TraceWriter {
-    private let handle: FileHandle
+    private let file: TraceFile
     /// The file being written.
     public let path: String
     private var origin: Int64?
@@ -15,13 +14,7 @@ public final class TraceWriter {
 
     /// Creates (or truncates) the file and writes the header.
     public init(path: String) throws(TraceError) {
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: path)
-        else {
-            throw TraceError(
-                .unwritable, path: path, "cannot create the file (check the folder exists and is writable)")
-        }
-        self.handle = handle
+        file = try TraceFile(creating: path)
         self.path = path
         pending = "t,x,y,z\n"
     }
@@ -51,16 +44,15 @@ public final class TraceWriter {
     /// Writes out buffered lines.
     public func flush() throws(TraceError) {
         guard !pending.isEmpty else { return }
-        do { try handle.write(contentsOf: Data(pending.utf8)) } catch {
-            throw TraceError(.unwritable, path: path, "write failed: \(error)")
-        }
+        let bytes = Array(pending.utf8)
         pending = ""
+        try file.writeAll(bytes)
     }
 
     /// Flushes and closes the file.
     public func close() throws(TraceError) {
         try flush()
-        try? handle.close()
+        file.closeFile()
     }
 }
 

@@ -1,4 +1,5 @@
 import Logging
+import NIOCore
 import ServiceLifecycle
 import ShakeDetection
 import ShakeService
@@ -19,6 +20,9 @@ struct Daemon {
     let version: String
 
     func run() async throws {
+        // One event loop serves a few hundred local connections; NIO's default is one per core, and
+        // each thread costs its stack pages and a malloc arena on an 8-core phone.
+        NIOSingletons.groupLoopCountSuggestion = 1
         let logger = Logger(label: "shaked")
         let notifier = SystemdNotifier()
         let endpoint = try Endpoints.listen(settings.socket, logger: logger)

@@ -1,4 +1,4 @@
-// Fuzz target: the configuration loader (TOMLKit's C++ toml++ underneath), fed whole files.
+// Fuzz target: the configuration loader (its own TOML reader, TOMLParser), fed whole files.
 //
 // The input is written to a file in /dev/shm and read by `ShakedSettings.check(configFile:)`,
 // exactly as `shaked --config FILE` and `shaked --check-config` read it: size, UTF-8 and NUL
