@@ -12,13 +12,19 @@ let package = Package(
         .executable(name: "shaked", targets: ["shaked"]),
         .executable(name: "shakectl", targets: ["shakectl"]),
     ],
+    traits: [
+        // `shakectl bench` counts heap allocations through ordo-one's malloc interposer, a shared library
+        // that needs the Swift runtime as shared libraries too. Builds to install leave it out
+        // (`--disable-default-traits`), so that shakectl links the runtime statically and runs without a toolchain.
+        .trait(name: "AllocationCounting", description: "Link the malloc interposer for shakectl bench."),
+        .default(enabledTraits: ["AllocationCounting"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // The pure shake detector: samples in, events out. Standard library only.
@@ -49,12 +55,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
-        // /etc/shaked/shaked.conf and its drop-ins: reading, layering, validation with named keys and lines.
+        // /etc/shaked/shaked.conf and its drop-ins: a TOML reader of its own (standard library only),
+        // layering, validation with named keys and lines.
+        .target(name: "ShakedConfiguration", dependencies: ["ShakeDetection"]),
+        // systemd: sd_notify, socket activation, journal records (libsystemd), logind's seat (sd-login).
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(
-            name: "ShakedConfiguration",
-            dependencies: ["ShakeDetection", .product(name: "TOMLKit", package: "TOMLKit")]),
-        // systemd without libsystemd: sd_notify, socket activation, journal-style log lines.
-        .target(name: "Systemd", dependencies: ["MonotonicClock", .product(name: "Logging", package: "swift-log")]),
+            name: "Systemd",
+            dependencies: ["MonotonicClock", "CSystemd", .product(name: "Logging", package: "swift-log")]),
         // The library apps use: connection with reconnect, subscription, composed prompts, UndoStack.
         .target(
             name: "ShakeClient",
@@ -69,6 +77,7 @@ let package = Package(
             dependencies: [
                 "ShakeService", "ShakeDetection", "Traces", "IIOSensors", "SyntheticMotion", "ShakedConfiguration",
                 "Systemd", "UndoProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -80,22 +89,31 @@ let package = Package(
             dependencies: [
                 "ShakeDetection", "Traces", "IIOSensors", "SyntheticMotion", "ShakeClient", "UndoProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+                .product(
+                    name: "MallocInterposerSwift", package: "malloc-interposer",
+                    condition: .when(traits: ["AllocationCounting"])),
             ]
         ),
+        // An app that links ShakeClient and does nothing else: what taking part costs an app (bench-daemon.py).
+        .executableTarget(name: "shake-idle-app", dependencies: ["ShakeClient"]),
         // Helpers the test targets share: where the corpus is, running the built binaries.
         .target(name: "TestSupport", dependencies: ["ShakeDetection", "Traces"], path: "Tests/TestSupport"),
         .testTarget(name: "ShakeDetectionTests", dependencies: ["ShakeDetection", "Traces", "TestSupport"]),
         .testTarget(name: "TracesTests", dependencies: ["Traces", "TestSupport"]),
         .testTarget(name: "ShakectlTests", dependencies: ["Traces", "TestSupport"]),
-        .testTarget(name: "UndoProtocolTests", dependencies: ["UndoProtocol", "TestSupport"]),
+        .testTarget(
+            name: "UndoProtocolTests",
+            dependencies: ["UndoProtocol", "TestSupport", .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(name: "SyntheticMotionTests", dependencies: ["SyntheticMotion", "ShakeDetection", "MonotonicClock"]),
-        .testTarget(name: "ShakeServiceTests", dependencies: ["ShakeService", "UndoProtocol", "ShakeDetection", "TestSupport"]),
+        .testTarget(
+            name: "ShakeServiceTests",
+            dependencies: [
+                "ShakeService", "UndoProtocol", "ShakeDetection", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(name: "ShakedConfigurationTests", dependencies: ["ShakedConfiguration", "TestSupport"]),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", "TestSupport"]),
         .testTarget(name: "ShakeClientTests", dependencies: ["ShakeClient", "UndoProtocol", "TestSupport"]),
-        // End-to-end: the real shaked binary, real sockets, the Python varlink client, systemd tools, tmux.
-        .testTarget(name: "DaemonTests", dependencies: ["UndoProtocol", "TestSupport"]),
         // umockdev's testbed API, for the IIO tests only (fake sysfs, /dev and uevents).
         .systemLibrary(
             name: "CUmockdev", path: "Tests/CUmockdev", pkgConfig: "umockdev-1.0",

@@ -1,17 +1,25 @@
 #!/usr/bin/env python3
-"""Benchmarks the shaked daemon: shake-to-intent latency, memory and idle cost.
+"""Benchmarks the shaked daemon: memory, start-up, shake-to-intent latency and idle cost.
 
 Measures, against a real daemon running --demo (synthetic motion, shakes played through the
-real detector):
+real detector), in --runs repetitions (3), each with fresh daemons:
+  - start to first reply: from exec to the first GetInfo answered on the socket;
+  - idle VmRSS, RssAnon and PSS: the socket served, the sensor closed, no subscribers;
+  - VmRSS and PSS with 1,000 subscribers (each its own connection, subscribed, unfocused, with
+    something to undo), and the cost per subscriber: the VmRSS difference divided by 1,000;
+  - CPU time and samples read while those subscribers are connected but none is focused;
   - latency from the sample that completes a shake (the daemon stamps CLOCK_MONOTONIC right
     after the detector recognizes it and reports it on Monitor) to the intent arriving at the
     subscriber (CLOCK_MONOTONIC when this process reads it), p50 and p99, with 1 and with
     1,000 connected subscribers;
-  - the daemon's resident memory (VmRSS) idle and with 1,000 subscribers;
-  - its CPU time and the samples it reads while subscribers are connected but none is focused.
+  - the smaps breakdown by mapping (Rss, Pss, Private_Dirty per file and for anonymous memory);
+  - the same memory figures and start to subscribed for shake-idle-app, an app that links
+    ShakeClient, subscribes and does nothing else.
+The daemon gets a configuration that raises [limits] for the subscribers, and inherits an
+RLIMIT_NOFILE raised to fit them.
 
-Usage: scripts/bench-daemon.py [--binary .build/release/shaked] [--shakes 40] [--subscribers 1000]
-Builds the release binary first when it is missing. Prints progress to stderr, results to stdout.
+Usage: scripts/bench-daemon.py [--binary .build/release/shaked] [--runs 3] [--shakes 40] [--subscribers 1000]
+Builds the release binaries first when they are missing. Progress goes to stderr, results to stdout.
 """
 
 import argparse
@@ -26,9 +34,11 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import memory  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 UNDO = "io.shaked.Undo."
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def progress(text):
@@ -70,31 +80,38 @@ class Connection:
 
 
 class Daemon:
+    """shaked --demo on a socket in `directory`, with limits raised for `subscribers` connections."""
+
     def __init__(self, binary, directory, subscribers):
         self.socket = os.path.join(directory, "io.shaked.Undo")
         config = os.path.join(directory, "bench.conf")
+        connections = subscribers * 2 + 64
         with open(config, "w") as f:
-            f.write("[prompt]\ncooldown = 0\n\n[limits]\nconnections-per-user = %d\nsubscriptions = %d\ncalls-per-second = 10000\n"
-                    % (subscribers * 2 + 16, subscribers + 16))
+            f.write("[prompt]\ncooldown = 0\n\n[limits]\nconnections = %d\nconnections-per-user = %d\n"
+                    "subscriptions = %d\nsubscriptions-per-user = %d\ncalls-per-second = 10000\n"
+                    "calls-per-second-per-user = 100000\nidle-timeout = 600\n"
+                    % (connections, connections, subscribers + 16, subscribers + 16))
+        if os.path.exists(self.socket):
+            os.unlink(self.socket)
         self.log = open(os.path.join(directory, "shaked.log"), "w")
+        started = time.monotonic()
         self.process = subprocess.Popen([binary, "--demo", "--config", config, "--socket", self.socket,
                                          "--log-level", "warning"], stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while not os.path.exists(self.socket):
+        self.pid = self.process.pid
+        # Start to first reply: exec, loading, configuration, binding, and one GetInfo answered.
+        deadline = started + 30
+        while True:
             if self.process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError("shaked did not start; see %s" % self.log.name)
-            time.sleep(0.05)
-
-    def rss_kib(self):
-        with open("/proc/%d/status" % self.process.pid) as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-
-    def cpu_seconds(self):
-        with open("/proc/%d/stat" % self.process.pid) as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+            try:
+                probe = Connection(self.socket)
+            except (FileNotFoundError, ConnectionRefusedError):
+                time.sleep(0.0005)
+                continue
+            probe.call("org.varlink.service.GetInfo")
+            self.start_ms = (time.monotonic() - started) * 1000
+            probe.sock.close()
+            break
 
     def stop(self):
         self.process.terminate()
@@ -153,65 +170,143 @@ def percentile(values, p):
     return ordered[rank]
 
 
+def footprint(pid):
+    status = memory.status_kib(pid)
+    return {"rss": status["VmRSS"], "anon": status["RssAnon"], "pss": memory.pss_kib(pid),
+            "smaps": memory.smaps_breakdown(pid)}
+
+
+def start_client(binary, socket_path, directory):
+    """The idle app: returns (process, ms from exec to its subscription accepted)."""
+    started = time.monotonic()
+    process = subprocess.Popen([binary], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               env=dict(os.environ, SHAKED_SOCKET=socket_path))
+    line = process.stdout.readline().strip()
+    elapsed = (time.monotonic() - started) * 1000
+    if line != "connected":
+        process.kill()
+        raise RuntimeError("shake-idle-app said %r, not connected" % line)
+    return process, elapsed
+
+
+def repetition(args, directory):
+    """One round: an idle daemon (and the idle app), then a daemon with N subscribers."""
+    result = {}
+    progress("idle daemon")
+    daemon = Daemon(args.binary, directory, args.subscribers)
+    result["start_ms"] = daemon.start_ms
+    time.sleep(args.settle)
+    result["idle"] = footprint(daemon.pid)
+    if args.client_binary:
+        client, result["client_start_ms"] = start_client(args.client_binary, daemon.socket, directory)
+        time.sleep(args.settle)
+        result["client"] = footprint(client.pid)
+        client.terminate()
+        client.wait(timeout=10)
+    if args.shakes:
+        result["latency_1"] = measure_latency(daemon, args.shakes)
+    daemon.stop()
+
+    n = args.subscribers
+    progress("%d subscribers" % n)
+    daemon = Daemon(args.binary, directory, n)
+    time.sleep(args.settle)
+    before = footprint(daemon.pid)
+    others = []
+    calls = Connection(daemon.socket)
+    for i in range(n - 1):
+        connection, token = subscribe(daemon.socket, "bench.App%d" % i)
+        calls.call(UNDO + "SetContext", {"token": token, "focused": False, "undo": "Typing"})
+        others.append(connection)
+    # The last one subscribes as measure_latency's focused app; count it here as it is there.
+    last, token = subscribe(daemon.socket, "bench.Last")
+    calls.call(UNDO + "SetContext", {"token": token, "focused": False, "undo": "Typing"})
+    time.sleep(args.settle)
+    after = footprint(daemon.pid)
+    result["subscribed"] = after
+    result["per_subscriber_kib"] = (after["rss"] - before["rss"]) / n
+    result["per_subscriber_anon_kib"] = (after["anon"] - before["anon"]) / n
+    last.sock.close()
+    status = calls.call(UNDO + "GetStatus")["status"]
+    cpu_before, reads_before = memory.cpu_seconds(daemon.pid), status["samplesRead"]
+    time.sleep(args.idle_seconds)
+    status = calls.call(UNDO + "GetStatus")["status"]
+    result["idle_cpu_ms"] = (memory.cpu_seconds(daemon.pid) - cpu_before) * 1000 / args.idle_seconds
+    result["idle_reads"] = status["samplesRead"] - reads_before
+    result["idle_sensor_active"] = status["sensorActive"]
+    if args.shakes:
+        result["latency_n"] = measure_latency(daemon, args.shakes)
+    for connection in others:
+        connection.sock.close()
+    calls.sock.close()
+    daemon.stop()
+    return result
+
+
+def series(runs, value, form="%.1f"):
+    values = [value(r) for r in runs]
+    text = ", ".join(form % v for v in values)
+    if len(values) > 1:
+        text += " (median " + form % statistics.median(values) + ")"
+    return text
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "shaked"))
-    parser.add_argument("--shakes", type=int, default=40)
+    parser.add_argument("--client-binary", default=os.path.join(ROOT, ".build", "release", "shake-idle-app"),
+                        help="the idle app; '' to skip it")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--shakes", type=int, default=40, help="shakes per latency measurement; 0 to skip")
     parser.add_argument("--subscribers", type=int, default=1000)
     parser.add_argument("--idle-seconds", type=float, default=10)
+    parser.add_argument("--settle", type=float, default=1.0, help="seconds to wait before reading memory")
     args = parser.parse_args()
-    if not os.path.exists(args.binary):
-        progress("building %s (release) ..." % args.binary)
-        subprocess.run(["swift", "build", "-c", "release", "--product", "shaked"], cwd=ROOT, check=True)
+    for product, path in (("shaked", args.binary), ("shake-idle-app", args.client_binary)):
+        if path and not os.path.exists(path):
+            progress("building %s (release) ..." % product)
+            subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT, check=True)
+    # The benchmark's own sockets, and the daemon's (it inherits the limit): 2 per subscriber.
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.subscribers * 2 + 64)), hard))
-    results = {}
-    with tempfile.TemporaryDirectory(prefix="shaked-bench-") as directory:
-        progress("1 subscriber: starting the daemon")
-        daemon = Daemon(args.binary, directory, args.subscribers)
-        time.sleep(1)
-        results["rss_idle_mib"] = daemon.rss_kib() / 1024
-        lat, missed = measure_latency(daemon, args.shakes)
-        results["latency_1"] = (lat, missed)
-        daemon.stop()
-
-        progress("%d subscribers: starting the daemon" % args.subscribers)
-        daemon = Daemon(args.binary, directory, args.subscribers)
-        others = []
-        calls = Connection(daemon.socket)
-        for i in range(args.subscribers - 1):
-            connection, token = subscribe(daemon.socket, "bench.App%d" % i)
-            calls.call(UNDO + "SetContext", {"token": token, "focused": False, "undo": "Typing"})
-            others.append(connection)
-            if (i + 1) % 250 == 0:
-                progress("  %d subscribed" % (i + 1))
-        time.sleep(1)
-        status = calls.call(UNDO + "GetStatus")["status"]
-        cpu_before, reads_before = daemon.cpu_seconds(), status["samplesRead"]
-        progress("  none focused: watching CPU and reads for %.0f s" % args.idle_seconds)
-        time.sleep(args.idle_seconds)
-        status = calls.call(UNDO + "GetStatus")["status"]
-        results["idle_cpu_percent"] = (daemon.cpu_seconds() - cpu_before) / args.idle_seconds * 100
-        results["idle_reads"] = status["samplesRead"] - reads_before
-        results["idle_sensor_active"] = status["sensorActive"]
-        lat, missed = measure_latency(daemon, args.shakes)
-        results["latency_n"] = (lat, missed)
-        results["rss_n_mib"] = daemon.rss_kib() / 1024
-        for connection in others:
-            connection.sock.close()
-        daemon.stop()
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.subscribers * 4 + 256)), hard))
+    runs = []
+    for run in range(args.runs):
+        progress("run %d/%d" % (run + 1, args.runs))
+        with tempfile.TemporaryDirectory(prefix="shaked-bench-") as directory:
+            runs.append(repetition(args, directory))
 
     n = args.subscribers
-    print("shaked daemon benchmark (%s, %d shakes per run)" % (os.path.basename(args.binary), args.shakes))
-    for label, key in (("1 subscriber", "latency_1"), ("%d subscribers" % n, "latency_n")):
-        lat, missed = results[key]
-        print("  latency, shake recognized -> intent at the app, %s: p50 %.3f ms, p99 %.3f ms, max %.3f ms"
-              " (%d shakes, %d missed)" % (label, statistics.median(lat), percentile(lat, 99), max(lat),
-                                           len(lat), missed))
-    print("  RSS idle: %.1f MiB; with %d subscribers: %.1f MiB" % (results["rss_idle_mib"], n, results["rss_n_mib"]))
-    print("  %d subscribers, none focused, %.0f s: CPU %.2f%%, samples read %d, sensor active %s"
-          % (n - 1, args.idle_seconds, results["idle_cpu_percent"], results["idle_reads"],
-             results["idle_sensor_active"]))
+    print("shaked daemon benchmark (%s, %d runs)" % (args.binary, args.runs))
+    print("  start to first reply (exec to GetInfo answered), ms: %s" % series(runs, lambda r: r["start_ms"]))
+    print("  idle VmRSS, MiB:      %s" % series(runs, lambda r: memory.mib(r["idle"]["rss"]), "%.2f"))
+    print("  idle RssAnon, MiB:    %s" % series(runs, lambda r: memory.mib(r["idle"]["anon"]), "%.2f"))
+    print("  idle PSS, MiB:        %s" % series(runs, lambda r: memory.mib(r["idle"]["pss"]), "%.2f"))
+    print("  %d subscribers, VmRSS, MiB: %s" % (n, series(runs, lambda r: memory.mib(r["subscribed"]["rss"]),
+                                                          "%.2f")))
+    print("  %d subscribers, PSS, MiB:   %s" % (n, series(runs, lambda r: memory.mib(r["subscribed"]["pss"]),
+                                                          "%.2f")))
+    print("  per subscriber (VmRSS difference / %d), KiB: %s" % (n, series(runs, lambda r: r["per_subscriber_kib"])))
+    print("  per subscriber, anonymous only, KiB:      %s" % series(runs, lambda r: r["per_subscriber_anon_kib"]))
+    print("  %d subscribers, none focused, %.0f s: CPU ms/s %s; samples read %s; sensor active %s"
+          % (n - 1, args.idle_seconds, series(runs, lambda r: r["idle_cpu_ms"], "%.3f"),
+             ", ".join(str(r["idle_reads"]) for r in runs), ", ".join(str(r["idle_sensor_active"]) for r in runs)))
+    if args.shakes:
+        for label, key in (("1 subscriber", "latency_1"), ("%d subscribers" % n, "latency_n")):
+            print("  latency, shake recognized -> intent at the app, %s:" % label)
+            print("    p50 ms: %s" % series(runs, lambda r: statistics.median(r[key][0]), "%.3f"))
+            print("    p99 ms: %s" % series(runs, lambda r: percentile(r[key][0], 99), "%.3f"))
+            print("    shakes %s, missed %s" % (", ".join(str(len(r[key][0])) for r in runs),
+                                                ", ".join(str(r[key][1]) for r in runs)))
+    memory.print_breakdown("idle daemon, smaps by mapping, run 1", runs[0]["idle"]["smaps"])
+    memory.print_breakdown("%d subscribers, smaps by mapping, run 1" % n, runs[0]["subscribed"]["smaps"], limit=6)
+    if args.client_binary:
+        print("idle app (%s: ShakeClient, subscribed, unfocused)" % args.client_binary)
+        print("  start to subscribed (exec to the Subscribe reply), ms: %s"
+              % series(runs, lambda r: r["client_start_ms"]))
+        print("  VmRSS, MiB:   %s" % series(runs, lambda r: memory.mib(r["client"]["rss"]), "%.2f"))
+        print("  RssAnon, MiB: %s" % series(runs, lambda r: memory.mib(r["client"]["anon"]), "%.2f"))
+        print("  PSS, MiB:     %s" % series(runs, lambda r: memory.mib(r["client"]["pss"]), "%.2f"))
+        memory.print_breakdown("idle app, smaps by mapping, run 1", runs[0]["client"]["smaps"])
 
 
 if __name__ == "__main__":

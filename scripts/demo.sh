@@ -16,7 +16,8 @@ bin=$(swift build --show-bin-path)
 
 dir=$(mktemp -d /tmp/shaked-demo.XXXXXX)
 socket="$dir/io.shaked.Undo"
-"$bin/shaked" --demo --socket "$socket" 2>"$dir/shaked.log" &
+# Preferences (shakectl preferences) stay in the demo's folder, not /var/lib/shaked.
+STATE_DIRECTORY="$dir/state" "$bin/shaked" --demo --socket "$socket" 2>"$dir/shaked.log" &
 daemon=$!
 trap 'kill $daemon 2>/dev/null; wait $daemon 2>/dev/null || true; echo "daemon log: $dir/shaked.log"' EXIT
 for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.1; done

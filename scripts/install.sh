@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds shaked and shakectl in release mode and installs them with their units, udev rule,
+# Builds shaked and shakectl in release mode, with the Swift runtime linked in (so they run on
+# machines without a Swift toolchain), and installs them with their units, udev rule,
 # sysusers.d entry, default configuration and varlink interface files.
 #
 #   sudo scripts/install.sh                     # build, install under /usr, apply (sysusers, udev, systemd)
@@ -20,8 +21,16 @@ Installs (default) or uninstalls shaked. Paths below are as on the target system
   --destdir DIR      stage under DIR (default: $DESTDIR, else nothing)
   --prefix DIR       installation prefix (default: $PREFIX, else /usr)
   --sysconfdir DIR   where shaked/shaked.conf goes (default: /etc; shaked reads /etc/shaked)
+  --unitdir DIR      where the systemd units go (default: PREFIX/lib/systemd/system; Debian 12's
+                     own is `pkg-config --variable=systemdsystemunitdir systemd`: /lib/systemd/system)
+  --udevdir DIR      udev's directory; the rule goes to DIR/rules.d (default: PREFIX/lib/udev;
+                     `pkg-config --variable=udevdir udev`)
   --bin-dir DIR      install the shaked and shakectl executables found in DIR instead of
-                     building them (swift build -c release --product shaked / shakectl)
+                     building them (swift build -c release --static-swift-stdlib
+                     --disable-default-traits --product ...)
+  --strip            split the debug information of both executables into
+                     PREFIX/lib/debug/.build-id/NN/REST.debug and strip them, as distributions do
+                     (packages leave this to dh_strip)
   --no-activate      do not run systemd-sysusers, udevadm and systemctl after installing
                      (never run with --destdir, or when not root)
   -h, --help         show this help
@@ -29,11 +38,12 @@ Installs (default) or uninstalls shaked. Paths below are as on the target system
 Installed, relative to PREFIX (a manifest at share/shaked/install-manifest lists each file,
 and uninstall removes exactly those, then the directories the install created):
   bin/shaked, bin/shakectl
-  lib/systemd/system/shaked.service    (ExecStart= points at PREFIX/bin/shaked)
+  lib/systemd/system/shaked.service    (ExecStart= points at PREFIX/bin/shaked; see --unitdir)
   lib/systemd/system/shaked.socket
-  lib/udev/rules.d/60-shaked.rules
+  lib/udev/rules.d/60-shaked.rules     (see --udevdir)
   lib/sysusers.d/shaked.conf           (the system user and group "shaked")
   share/varlink/io.shaked.Undo.varlink, share/varlink/io.shaked.Demo.varlink
+  lib/debug/.build-id/NN/REST.debug    (with --strip: the executables' debug information)
   SYSCONFDIR/shaked/shaked.conf        (never overwritten; kept on uninstall when edited)
 EOF
 }
@@ -43,6 +53,9 @@ destdir=${DESTDIR:-}
 prefix=${PREFIX:-/usr}
 sysconfdir=/etc
 bindir_in=""
+unitdir=""
+udevdir=""
+strip=0
 activate=1
 while (($#)); do
     case "$1" in
@@ -55,6 +68,11 @@ while (($#)); do
     --sysconfdir=*) sysconfdir=${1#*=} ;;
     --bin-dir) bindir_in=${2:?--bin-dir needs a directory}; shift ;;
     --bin-dir=*) bindir_in=${1#*=} ;;
+    --unitdir) unitdir=${2:?--unitdir needs a directory}; shift ;;
+    --unitdir=*) unitdir=${1#*=} ;;
+    --udevdir) udevdir=${2:?--udevdir needs a directory}; shift ;;
+    --udevdir=*) udevdir=${1#*=} ;;
+    --strip) strip=1 ;;
     --no-activate) activate=0 ;;
     -h | --help) usage; exit 0 ;;
     *) echo "error: unknown argument '$1'; see scripts/install.sh --help" >&2; exit 2 ;;
@@ -64,6 +82,13 @@ done
 case "$prefix" in /*) ;; *) echo "error: --prefix must be absolute, not '$prefix'" >&2; exit 2 ;; esac
 case "$sysconfdir" in /*) ;; *) echo "error: --sysconfdir must be absolute, not '$sysconfdir'" >&2; exit 2 ;; esac
 prefix=${prefix%/}
+unitdir=${unitdir:-$prefix/lib/systemd/system}
+udevdir=${udevdir:-$prefix/lib/udev}
+for dir in "$unitdir" "$udevdir"; do
+    case "$dir" in /*) ;; *) echo "error: --unitdir and --udevdir must be absolute, not '$dir'" >&2; exit 2 ;; esac
+done
+unitdir=${unitdir%/}
+udevdir=${udevdir%/}
 destdir=${destdir%/}
 
 cd "$(dirname "$0")/.."
@@ -115,9 +140,13 @@ if [ "$action" = uninstall ]; then
 fi
 
 if [ -z "$bindir_in" ]; then
-    swift build -c release --product shaked
-    swift build -c release --product shakectl
-    bindir_in=$(swift build -c release --show-bin-path)
+    # The Swift runtime, Foundation and ICU linked statically: the executables then need only
+    # libraries of the distribution (libc, libstdc++, libiio, libudev; `readelf -d` lists them).
+    # No default traits: the malloc interposer of `shakectl bench` is a Swift shared library.
+    build=(swift build -c release --static-swift-stdlib --disable-default-traits)
+    "${build[@]}" --product shaked
+    "${build[@]}" --product shakectl
+    bindir_in=$("${build[@]}" --show-bin-path)
 fi
 for exe in shaked shakectl; do
     [ -x "$bindir_in/$exe" ] || { echo "error: $bindir_in/$exe is missing or not executable" >&2; exit 1; }
@@ -127,11 +156,13 @@ if [ -f "$manifest" ]; then
     exit 1
 fi
 
+# The staging root itself is not part of the install (uninstall leaves it).
+if [ -n "$destdir" ]; then install -d -m 0755 "$destdir"; fi
 entries=()
 # Creates a directory (and its parents), noting each one this install created.
 make_dir() {
     local dir=$1 missing=()
-    while [ ! -d "$destdir$dir" ]; do missing=("$dir" "${missing[@]}"); dir=$(dirname "$dir"); done
+    while [ "$dir" != / ] && [ ! -d "$destdir$dir" ]; do missing=("$dir" "${missing[@]}"); dir=$(dirname "$dir"); done
     for dir in "${missing[@]}"; do
         install -d -m 0755 "$destdir$dir"
         entries+=("dir - $dir")
@@ -142,6 +173,21 @@ put() {
     make_dir "$(dirname "$3")"
     install -m "$1" "$2" "$destdir$3"
     entries+=("file - $3")
+}
+
+# split_debug TARGET: moves TARGET's debug information to lib/debug/.build-id/NN/REST.debug (where
+# gdb and debuginfod look), keeps a link to it in TARGET, and strips TARGET.
+split_debug() {
+    local target=$destdir$1 id debug
+    id=$(readelf -n "$target" | sed -n 's/^ *Build ID: *\([0-9a-f]*\)$/\1/p')
+    [ -n "$id" ] || { echo "error: $target has no GNU build ID; cannot name its debug file" >&2; exit 1; }
+    debug="$prefix/lib/debug/.build-id/${id:0:2}/${id:2}.debug"
+    make_dir "$(dirname "$debug")"
+    objcopy --only-keep-debug --compress-debug-sections "$target" "$destdir$debug"
+    chmod 0644 "$destdir$debug"
+    entries+=("file - $debug")
+    strip --remove-section=.comment --remove-section=.note --strip-unneeded "$target"
+    objcopy --add-gnu-debuglink="$destdir$debug" "$target"
 }
 
 work=$(mktemp -d)
@@ -155,9 +201,12 @@ grep -q "^ExecStart=$prefix/bin/shaked\$" "$work/shaked.service" || {
 
 put 0755 "$bindir_in/shaked" "$prefix/bin/shaked"
 put 0755 "$bindir_in/shakectl" "$prefix/bin/shakectl"
-put 0644 "$work/shaked.service" "$prefix/lib/systemd/system/shaked.service"
-put 0644 systemd/shaked.socket "$prefix/lib/systemd/system/shaked.socket"
-put 0644 systemd/60-shaked.rules "$prefix/lib/udev/rules.d/60-shaked.rules"
+if [ "$strip" = 1 ]; then
+    for exe in shaked shakectl; do split_debug "$prefix/bin/$exe"; done
+fi
+put 0644 "$work/shaked.service" "$unitdir/shaked.service"
+put 0644 systemd/shaked.socket "$unitdir/shaked.socket"
+put 0644 systemd/60-shaked.rules "$udevdir/rules.d/60-shaked.rules"
 put 0644 systemd/sysusers.conf "$prefix/lib/sysusers.d/shaked.conf"
 put 0644 Sources/UndoProtocol/io.shaked.Undo.varlink "$prefix/share/varlink/io.shaked.Undo.varlink"
 put 0644 Sources/UndoProtocol/io.shaked.Demo.varlink "$prefix/share/varlink/io.shaked.Demo.varlink"

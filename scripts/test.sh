@@ -4,8 +4,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/ensure-packages.sh pkg-config chromium umockdev libumockdev-dev libiio-dev libiio-utils libudev-dev tmux systemd
+scripts/ensure-packages.sh pkg-config chromium umockdev libumockdev-dev libiio-dev libiio-utils libudev-dev libsystemd-dev tmux systemd util-linux
 python3 -c "import varlink" 2>/dev/null || python3 -m pip install -q varlink
+# The GTK app and its tests: Debian's Python (it has gi and pyatspi), a display server, a window
+# manager, the accessibility bus. The `varlink` package goes into that Python too.
+scripts/ensure-packages.sh xvfb xdotool openbox dbus at-spi2-core python3-pyatspi python3-gi gir1.2-gtk-4.0 \
+    gir1.2-adw-1 python3-pip
+/usr/bin/python3 -c "import varlink" 2>/dev/null || /usr/bin/python3 -m pip install -q --break-system-packages varlink
 command -v swift >/dev/null || { echo "error: no Swift toolchain on PATH (Swift 6.2 or later is needed)" >&2; exit 1; }
 [ -d ../shared/traces ] || { echo "error: the trace corpus must be at ../shared/traces, beside this checkout" >&2; exit 1; }
 
@@ -13,4 +18,9 @@ swift build --build-tests
 swift test --skip-build --skip IIOSensorsTests
 # The daemon through a real third-party varlink client (Python's varlink package).
 python3 -W ignore::ResourceWarning -m unittest discover -s Tests/python
+# The GTK 4 notes app (clients/gtk-notes) as a person uses it: Xvfb, xdotool, AT-SPI.
+/usr/bin/python3 -W ignore::ResourceWarning -m unittest discover -s Tests/gtk
+scripts/soak.py --seconds 20 --clients 200 --binary .build/debug/shaked  # hostile and well-behaved clients at once
 if [ -x scripts/test-iio.sh ]; then scripts/test-iio.sh; fi
+scripts/fuzz.sh all 20  # each libFuzzer target for 20 s under AddressSanitizer (README: Adversarial tests)
+scripts/test-package.sh

@@ -29,6 +29,10 @@ public struct AccelerometerConfiguration: Sendable {
     public var waitForSensor: Bool
     /// libiio's timeout for blocking operations, in milliseconds.
     public var libiioTimeoutMilliseconds: UInt32
+    /// The first delay before a failed sensor is tried again; each failure doubles it up to ``maximumRetryDelay``.
+    public var retryDelay: Duration
+    /// The longest delay between tries of a failed sensor.
+    public var maximumRetryDelay: Duration
     /// Counters for benchmarks and status lines, if wanted.
     public var statistics: ReaderStatistics?
 
@@ -36,7 +40,9 @@ public struct AccelerometerConfiguration: Sendable {
     public init(
         device: String? = nil, rate: Double = 100, mode: ModePreference = .automatic, mountMatrix: MountMatrix? = nil,
         bufferSilenceTimeout: Duration = .milliseconds(500), wakeupsPerSecond: Double = 10,
-        waitForSensor: Bool = false, libiioTimeoutMilliseconds: UInt32 = 1000, statistics: ReaderStatistics? = nil
+        waitForSensor: Bool = false, libiioTimeoutMilliseconds: UInt32 = 1000,
+        retryDelay: Duration = .milliseconds(500), maximumRetryDelay: Duration = .seconds(30),
+        statistics: ReaderStatistics? = nil
     ) {
         self.device = device
         self.rate = rate
@@ -46,6 +52,8 @@ public struct AccelerometerConfiguration: Sendable {
         self.wakeupsPerSecond = wakeupsPerSecond
         self.waitForSensor = waitForSensor
         self.libiioTimeoutMilliseconds = libiioTimeoutMilliseconds
+        self.retryDelay = retryDelay
+        self.maximumRetryDelay = maximumRetryDelay
         self.statistics = statistics
     }
 }

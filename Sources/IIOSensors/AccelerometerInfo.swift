@@ -58,9 +58,10 @@ public struct AccelerometerInfo: Sendable, Hashable {
         scanChannels != nil && devnode != nil ? .buffered : .polled
     }
 
-    /// The rate that would be used for a wanted rate: the nearest available at or above it.
+    /// The rate that would be used for a wanted rate: the nearest available at or above it,
+    /// within ``plausibleRates``.
     public func rate(for wanted: Double) -> Double {
-        availableRates?.choose(atLeast: wanted) ?? wanted
+        clampRate(availableRates?.choose(atLeast: clampRate(wanted)) ?? clampRate(wanted))
     }
 
     /// Whether `selector` names this device: its name, label, sysfs path, sysfs name or device node.

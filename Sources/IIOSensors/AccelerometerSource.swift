@@ -1,22 +1,29 @@
-import Foundation
 import ShakeDetection
+import Synchronization
 
-/// A real accelerometer as a ``SampleSource``: IIO buffered or polled, with hotplug.
+/// A real accelerometer as a ``SampleSource``: IIO buffered or polled, with hotplug and retries.
 ///
 /// Nothing is opened until ``events()`` is called; the device is read only while the stream
 /// lives. A dedicated thread sleeps in `poll(2)` on the buffer (or the polling timer), a udev
-/// monitor and a wake-up eventfd, so it wakes only for data, hotplug, or the end of the
-/// stream. When the consumer stops (the stream terminates), the buffer is disabled, the
-/// device closed and the thread ends: no consumer, no reads, no wake-ups.
+/// monitor and a wake-up eventfd, so it wakes only for data, hotplug, a retry, a liveness probe
+/// or the end of the stream. When the consumer stops (the stream terminates), the buffer is
+/// disabled, the device closed and the thread ends: no consumer, no reads, no wake-ups.
 ///
-/// When the sensor goes away (udev `remove`, or a read failing because the device vanished)
-/// the stream reports ``SourceEvent/sensorGone(reason:)`` and stays open; on the next udev
-/// `add` it reopens the device with a fresh libiio context and reports
-/// ``SourceEvent/sensorReturned(_:)``. The stream starts with a `sensorReturned` naming the
-/// sensor and its mode, and repeats it when a silent buffer gives way to polling.
+/// A new stream opens the device only once the previous reader of this process has closed it
+/// (see ``DeviceClaims``), so switching the sensor off and on quickly keeps buffered reading.
+///
+/// When the sensor goes away or fails (udev `remove`, an open or read error, a malformed
+/// attribute) the stream reports ``SourceEvent/sensorGone(reason:)``, ending in
+/// `; retrying in N s`, and stays open: it tries again after a delay that doubles from 0.5 s
+/// to 30 s (see ``RetryBackoff``), and at once on a udev `add` or `change`. A sensor that
+/// comes back is reported with ``SourceEvent/sensorReturned(_:)``. The stream starts with a
+/// `sensorReturned` naming the sensor and its mode, and repeats it when a silent buffer gives
+/// way to polling.
 public struct AccelerometerSource: SampleSource {
     /// How the sensor is chosen and read.
     public let configuration: AccelerometerConfiguration
+    /// The reading loops this source started that have not ended yet (copies share them).
+    private let loops = LiveLoops()
 
     /// Creates a source; nothing is opened until ``events()``.
     public init(configuration: AccelerometerConfiguration = .init()) {
@@ -32,29 +39,68 @@ public struct AccelerometerSource: SampleSource {
     /// Opens the sensor and streams its samples until the stream is dropped or cancelled.
     ///
     /// The stream ends with an ``IIOError`` only when the sensor cannot be opened at start and
-    /// ``AccelerometerConfiguration/waitForSensor`` is false, or the udev monitor cannot be created.
+    /// ``AccelerometerConfiguration/waitForSensor`` is false, or the udev monitor, the eventfd or
+    /// the thread cannot be created.
     public func events() -> AsyncThrowingStream<SourceEvent, any Error> {
         let configuration = self.configuration
+        let loops = self.loops
         return AsyncThrowingStream { continuation in
-            let wakeup: Wakeup
+            let control: LoopControl
             do {
-                wakeup = try Wakeup()
+                control = try LoopControl()
             } catch {
                 continuation.finish(throwing: error)
                 return
             }
-            continuation.onTermination = { _ in wakeup.signal() }
-            let thread = Thread {
-                var loop = ReadingLoop(configuration: configuration, continuation: continuation, wakeup: wakeup)
-                loop.run()
+            continuation.onTermination = { _ in control.stop() }
+            loops.insert(control)
+            do {
+                try ReadingThread.start(name: "shaked-iio") {
+                    var loop = ReadingLoop(configuration: configuration, continuation: continuation, control: control)
+                    loop.run()
+                    DeviceClaims.forget(control)
+                    loops.remove(control)
+                    control.end()
+                }
+            } catch {
+                loops.remove(control)
+                continuation.finish(throwing: error)
             }
-            thread.name = "shaked-iio"
-            thread.start()
         }
     }
+
+    /// Whether every reading thread of this source answers within `timeout`: for a watchdog.
+    ///
+    /// Each live loop is asked through its wake-up eventfd and answers at its next pass through
+    /// `poll(2)`, so the probe costs no periodic wake-ups, only one per call. A loop stuck in a
+    /// driver, a system call or libiio does not answer in time, and this returns false. With no
+    /// stream open (the sensor is off) it is true at once. Probes run concurrently, so the call
+    /// takes at most about `timeout`. A cancelled caller gets false.
+    public func isResponsive(within timeout: Duration) async -> Bool {
+        let controls = loops.all
+        guard !controls.isEmpty else { return true }
+        return await withTaskGroup(of: Bool.self) { group in
+            for control in controls { group.addTask { await control.isResponsive(within: timeout) } }
+            var all = true
+            for await answer in group where !answer { all = false }
+            return all
+        }
+    }
+
+    /// How many reading threads of this source are running (including ones still closing the device).
+    public var runningThreads: Int { loops.all.count }
 
     /// Checks that a sensor can be opened as configured, without reading it (for `shakectl sensors` and startup checks).
     public func probe() throws(IIOError) -> AccelerometerInfo {
         try Discovery.find(configuration.device, mountMatrixOverride: configuration.mountMatrix)
     }
+}
+
+/// The reading loops of one source that have not ended, for liveness probes.
+final class LiveLoops: Sendable {
+    private let loops = Mutex<[ObjectIdentifier: LoopControl]>([:])
+
+    func insert(_ control: LoopControl) { loops.withLock { $0[ObjectIdentifier(control)] = control } }
+    func remove(_ control: LoopControl) { loops.withLock { $0[ObjectIdentifier(control)] = nil } }
+    var all: [LoopControl] { loops.withLock { Array($0.values) } }
 }

@@ -27,10 +27,51 @@ public func parseDecimal(_ text: some StringProtocol) -> Double? {
     return value
 }
 
-/// Parses a scale attribute: a finite, non-zero decimal.
+/// The scales accepted, in m/s² per raw unit: positive, at most 1000 (real ones are below 1).
+public let plausibleScales: ClosedRange<Double> = Double.leastNonzeroMagnitude...1000
+/// The offsets accepted, in raw units (real ones are small counts).
+public let plausibleOffsets: ClosedRange<Double> = -4_294_967_296...4_294_967_296
+/// The sampling rates accepted, in Hz, from sysfs or a configuration.
+public let plausibleRates: ClosedRange<Double> = 0.001...100_000
+/// The most rates a `sampling_frequency_available` list may offer.
+public let maximumRateCount = 256
+
+/// Parses a scale attribute: a positive decimal within ``plausibleScales``.
 public func parseScale(_ text: some StringProtocol) -> Double? {
-    guard let value = parseDecimal(text), value != 0 else { return nil }
+    guard let value = parseDecimal(text), plausibleScales.contains(value) else { return nil }
     return value
+}
+
+/// Parses an offset attribute: a decimal within ``plausibleOffsets``.
+public func parseOffset(_ text: some StringProtocol) -> Double? {
+    guard let value = parseDecimal(text), plausibleOffsets.contains(value) else { return nil }
+    return value
+}
+
+/// Parses a rate attribute (`sampling_frequency`): a decimal within ``plausibleRates``.
+public func parseRate(_ text: some StringProtocol) -> Double? {
+    guard let value = parseDecimal(text), plausibleRates.contains(value) else { return nil }
+    return value
+}
+
+/// A rate brought within ``plausibleRates`` (100 Hz for NaN), so every period and count derived from it is finite.
+func clampRate(_ rate: Double) -> Double {
+    rate.isNaN ? 100 : min(max(rate, plausibleRates.lowerBound), plausibleRates.upperBound)
+}
+
+/// The period of a rate in ns (the rate clamped first, so the conversion cannot trap).
+func periodNanoseconds(_ rate: Double) -> Int64 {
+    Int64((1e9 / clampRate(rate)).rounded())
+}
+
+/// Wake-ups a second brought within 0.1 ... 1000 (10 for NaN).
+func clampWakeups(_ wakeupsPerSecond: Double) -> Double {
+    wakeupsPerSecond.isNaN ? 10 : min(max(wakeupsPerSecond, 0.1), 1000)
+}
+
+/// Scans per wake-up for a rate and a number of wake-ups a second: 1 ... 1024.
+func scansPerWakeup(rate: Double, wakeupsPerSecond: Double) -> Int {
+    Int(min(max((clampRate(rate) / clampWakeups(wakeupsPerSecond)).rounded(), 1), 1024))
 }
 
 /// Parses a raw reading (`in_accel_x_raw`): an integer.
@@ -45,21 +86,23 @@ public enum AvailableRates: Sendable, Hashable {
     /// A range `[min step max]`.
     case range(min: Double, step: Double, max: Double)
 
-    /// Parses either form; nil if the text is neither.
+    /// Parses either form; nil if the text is neither, lists more than ``maximumRateCount`` rates,
+    /// or has a rate outside ``plausibleRates``.
     public init?(parsing text: some StringProtocol) {
         let trimmed = text.trimmingWhitespace()
         if trimmed.hasPrefix("[") && trimmed.hasSuffix("]") {
             let parts = trimmed.dropFirst().dropLast().split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard parts.count == 3, let lo = parseDecimal(parts[0]), let step = parseDecimal(parts[1]),
-                let hi = parseDecimal(parts[2]), lo > 0, step >= 0, hi >= lo
+            guard parts.count == 3, let lo = parseRate(parts[0]), let step = parseDecimal(parts[1]),
+                let hi = parseRate(parts[2]), step >= 0, step <= hi, hi >= lo
             else { return nil }
             self = .range(min: lo, step: step, max: hi)
             return
         }
         let parts = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard parts.count <= maximumRateCount else { return nil }
         var rates: [Double] = []
         for part in parts {
-            guard let rate = parseDecimal(part), rate > 0 else { return nil }
+            guard let rate = parseRate(part) else { return nil }
             rates.append(rate)
         }
         guard !rates.isEmpty else { return nil }
@@ -70,11 +113,11 @@ public enum AvailableRates: Sendable, Hashable {
     public func choose(atLeast wanted: Double) -> Double {
         switch self {
         case .list(let rates):
-            return rates.first(where: { $0 >= wanted - 1e-9 }) ?? rates.last!
+            return rates.first(where: { $0 >= wanted - 1e-9 }) ?? rates.last ?? wanted
         case .range(let lo, let step, let hi):
             if wanted <= lo { return lo }
             if wanted >= hi { return hi }
-            guard step > 0 else { return wanted }
+            guard step > 0, !wanted.isNaN else { return wanted }
             let steps = ((wanted - lo) / step - 1e-9).rounded(.up)
             return min(hi, lo + steps * step)
         }

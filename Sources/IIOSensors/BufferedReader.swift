@@ -1,6 +1,6 @@
 import CIIO
-import ShakeDetection
 import MonotonicClock
+import ShakeDetection
 
 /// Reads scans from the device's IIO buffer through libiio, woken by the buffer's watermark.
 ///
@@ -25,11 +25,11 @@ final class BufferedReader: SampleReader {
     private let bufferHandle: OpaquePointer
     private let decoder: ScanDecoder
     private let path: String
-    private let period: Int64
     /// Bytes of an incomplete scan left over from the last read.
     private let carry: UnsafeMutableRawBufferPointer
     private var carryCount = 0
-    private var lastTimestamp: Int64?
+    /// Keeps sample times going forward whatever the timestamp channel says.
+    private var clock: TimestampGuard
 
     /// Opens the device and starts its buffer.
     init(info: AccelerometerInfo, wantedRate: Double, wakeupsPerSecond: Double, timeoutMilliseconds: UInt32)
@@ -42,7 +42,7 @@ final class BufferedReader: SampleReader {
         }
         let base = info.syspath
         let rate = info.rate(for: wantedRate)
-        let watermark = max(1, Int((rate / max(wakeupsPerSecond, 0.1)).rounded()))
+        let watermark = scansPerWakeup(rate: rate, wakeupsPerSecond: wakeupsPerSecond)
         let decoder = ScanDecoder(
             axes: axes, timestamp: info.timestampChannel,
             converter: SampleConverter(calibration: info.calibration, mountMatrix: info.mountMatrix))
@@ -90,7 +90,7 @@ final class BufferedReader: SampleReader {
         self.watermark = watermark
         self.decoder = decoder
         self.path = devnode
-        self.period = Int64((1e9 / rate).rounded())
+        self.clock = TimestampGuard(period: periodNanoseconds(rate))
         self.pollFD = buffer.pollFD
         self.bufferHandle = buffer.pointer
         self.carry = UnsafeMutableRawBufferPointer.allocate(byteCount: decoder.scanBytes, alignment: 8)
@@ -130,13 +130,12 @@ final class BufferedReader: SampleReader {
             carryCount += needed
             data = UnsafeRawBufferPointer(rebasing: data[needed...])
             guard carryCount == decoder.scanBytes else { return }
+            let behind = Int64(data.count / decoder.scanBytes) &* clock.period
             _ = decoder.decode(
-                UnsafeRawBufferPointer(carry), readTime: readTime - Int64(data.count / decoder.scanBytes) * period,
-                period: period, lastTimestamp: &lastTimestamp, into: &samples)
+                UnsafeRawBufferPointer(carry), readTime: readTime &- behind, clock: &clock, into: &samples)
             carryCount = 0
         }
-        let used = decoder.decode(
-            data, readTime: readTime, period: period, lastTimestamp: &lastTimestamp, into: &samples)
+        let used = decoder.decode(data, readTime: readTime, clock: &clock, into: &samples)
         let rest = data.count - used
         if rest > 0 {
             UnsafeMutableRawBufferPointer(rebasing: carry[0..<rest])

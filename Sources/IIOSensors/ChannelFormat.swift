@@ -17,7 +17,8 @@ public struct ChannelFormat: Sendable, Hashable, CustomStringConvertible {
     /// How many values of this format are stored back to back (1 unless the type says `X`).
     public var repeats: Int
 
-    /// Creates a format from its parts.
+    /// Creates a format from its parts, which must describe a valid format (as ``init(parsing:)`` checks):
+    /// storage 8, 16, 32 or 64 bits, `1 <= bits` and `bits + shift <= storageBits`.
     public init(bigEndian: Bool, signed: Bool, bits: Int, storageBits: Int, shift: Int = 0, repeats: Int = 1) {
         self.bigEndian = bigEndian
         self.signed = signed
@@ -27,7 +28,12 @@ public struct ChannelFormat: Sendable, Hashable, CustomStringConvertible {
         self.repeats = repeats
     }
 
-    /// Parses a type string such as `le:s16/16>>0`; nil if it is not exactly that shape.
+    /// The most values one channel may repeat (`X` in the type; the kernel uses up to 4, for quaternions).
+    public static let maximumRepeats = 16
+
+    /// Parses a type string such as `le:s16/16>>0`; nil if it is not exactly that shape, or its
+    /// sizes do not fit: storage other than 8, 16, 32 or 64 bits, no significant bits, bits and
+    /// shift beyond the storage, or more than ``maximumRepeats`` repeats.
     public init?(parsing text: some StringProtocol) {
         var rest = Substring(text.trimmingWhitespace())
         guard rest.hasPrefix("le:") || rest.hasPrefix("be:") else { return nil }
@@ -48,7 +54,9 @@ public struct ChannelFormat: Sendable, Hashable, CustomStringConvertible {
         guard rest.hasPrefix(">>") else { return nil }
         rest = rest.dropFirst(2)
         guard let shift = rest.takeNumber(), rest.isEmpty else { return nil }
-        guard [8, 16, 32, 64].contains(storage), bits >= 1, shift + bits <= storage, repeats >= 1 else { return nil }
+        guard [8, 16, 32, 64].contains(storage), bits >= 1, shift + bits <= storage,
+            (1...Self.maximumRepeats).contains(repeats)
+        else { return nil }
         self.bits = bits
         self.storageBits = storage
         self.shift = shift
@@ -67,14 +75,15 @@ public struct ChannelFormat: Sendable, Hashable, CustomStringConvertible {
     /// Decodes the first value stored at the start of `bytes` (which must hold ``storageBits``/8 bytes).
     @inline(__always)
     public func decode(_ bytes: UnsafeRawBufferPointer) -> Int64 {
-        let count = storageBits / 8
+        let count = min(storageBits / 8, 8, bytes.count)
         var word: UInt64 = 0
         if bigEndian {
             for i in 0..<count { word = word << 8 | UInt64(bytes[i]) }
         } else {
             for i in stride(from: count - 1, through: 0, by: -1) { word = word << 8 | UInt64(bytes[i]) }
         }
-        word >>= UInt64(shift)
+        word >>= UInt64(clamping: shift)
+        guard bits > 0 else { return 0 }
         if bits < 64 { word &= (1 << UInt64(bits)) - 1 }
         if signed && bits < 64 && word & (1 << UInt64(bits - 1)) != 0 {
             word |= ~((1 << UInt64(bits)) - 1)
@@ -84,10 +93,10 @@ public struct ChannelFormat: Sendable, Hashable, CustomStringConvertible {
 
     /// Encodes a value into `bytes` as a driver would store it (for fixtures, tests and benchmarks).
     public func encode(_ value: Int64, into bytes: UnsafeMutableRawBufferPointer) {
-        let count = storageBits / 8
+        let count = min(storageBits / 8, 8, bytes.count)
         var word = UInt64(bitPattern: value)
-        if bits < 64 { word &= (1 << UInt64(bits)) - 1 }
-        word <<= UInt64(shift)
+        if bits < 64 { word &= (1 << UInt64(max(bits, 0))) - 1 }
+        word <<= UInt64(clamping: shift)
         for i in 0..<count {
             let byte = UInt8(truncatingIfNeeded: word >> UInt64(8 * i))
             bytes[bigEndian ? count - 1 - i : i] = byte
@@ -96,6 +105,7 @@ public struct ChannelFormat: Sendable, Hashable, CustomStringConvertible {
 
     /// The range of raw values this format can hold.
     public var rawRange: ClosedRange<Int64> {
+        guard bits > 0 else { return 0...0 }
         if bits >= 64 { return signed ? Int64.min...Int64.max : 0...Int64.max }
         return signed ? -(1 << Int64(bits - 1))...((1 << Int64(bits - 1)) - 1) : 0...((1 << Int64(bits)) - 1)
     }

@@ -68,8 +68,8 @@ public enum Discovery {
         func attribute(_ name: String) throws(IIOError) -> String? {
             try Sysfs.read("\(base)/\(name)").map { String($0.trimmingWhitespace()) }
         }
-        let name = try attribute("name") ?? device.sysname
-        let label = try attribute("label").flatMap { $0.isEmpty ? nil : $0 }
+        let name = try attribute("name").map(printable) ?? device.sysname
+        let label = try attribute("label").flatMap { $0.isEmpty ? nil : printable($0) }
         let hasRaw = ["x", "y", "z"].allSatisfy { Sysfs.exists("\(base)/in_accel_\($0)_raw") }
 
         var calibration: [AxisCalibration] = []
@@ -79,15 +79,17 @@ public enum Discovery {
             for file in ["in_accel_\(axis)_scale", "in_accel_scale"] {
                 guard let text = try attribute(file) else { continue }
                 guard let value = parseScale(text) else {
-                    throw IIOError.malformed("\(base)/\(file)", text, expected: "a finite, non-zero decimal number")
+                    throw IIOError.malformed(
+                        "\(base)/\(file)", text, expected: "a positive decimal number of at most 1000 (m/s² per unit)")
                 }
                 scale = value
                 break
             }
             for file in ["in_accel_\(axis)_offset", "in_accel_offset"] {
                 guard let text = try attribute(file) else { continue }
-                guard let value = parseDecimal(text) else {
-                    throw IIOError.malformed("\(base)/\(file)", text, expected: "a finite decimal number")
+                guard let value = parseOffset(text) else {
+                    throw IIOError.malformed(
+                        "\(base)/\(file)", text, expected: "a decimal number within ±2³² (raw units)")
                 }
                 offset = value
                 break
@@ -119,8 +121,8 @@ public enum Discovery {
         var frequency: Double? = nil
         for file in ["sampling_frequency", "in_accel_sampling_frequency"] {
             guard let text = try attribute(file) else { continue }
-            guard let value = parseDecimal(text), value > 0 else {
-                throw IIOError.malformed("\(base)/\(file)", text, expected: "a rate in Hz")
+            guard let value = parseRate(text) else {
+                throw IIOError.malformed("\(base)/\(file)", text, expected: "a rate in Hz from 0.001 to 100000")
             }
             frequencyAttribute = file
             frequency = value
@@ -130,7 +132,10 @@ public enum Discovery {
         for file in ["sampling_frequency_available", "in_accel_sampling_frequency_available"] {
             guard let text = try attribute(file) else { continue }
             guard let rates = AvailableRates(parsing: text) else {
-                throw IIOError.malformed("\(base)/\(file)", text, expected: "rates in Hz separated by spaces")
+                throw IIOError.malformed(
+                    "\(base)/\(file)", text,
+                    expected: "at most \(maximumRateCount) rates in Hz from 0.001 to 100000, separated by spaces, "
+                        + "or [min step max]")
             }
             available = rates
             break
@@ -185,9 +190,24 @@ public enum Discovery {
     }
 }
 
+/// Device text fit for logs and terminals: control and format characters (bidi overrides among
+/// them) become `?`, and at most 64 characters are kept.
+func printable(_ text: String) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars.prefix(64) {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
+            result.unicodeScalars.append("?")
+        default:
+            result.unicodeScalars.append(scalar)
+        }
+    }
+    return result
+}
+
 extension Sysfs {
     /// The `name` attribute, or nil if it cannot be read.
     static func readName(_ syspath: String) -> String? {
-        (try? read("\(syspath)/name")).flatMap { $0.map { String($0.trimmingWhitespace()) } }
+        (try? read("\(syspath)/name")).flatMap { $0.map { printable(String($0.trimmingWhitespace())) } }
     }
 }

@@ -16,9 +16,14 @@ public struct MountMatrix: Sendable, Hashable, CustomStringConvertible {
         self.rows = rows
     }
 
-    /// Creates a matrix from three rows of three finite numbers, none of them all zero.
+    /// The largest magnitude an entry may have: a mount matrix is a rotation (entries within ±1),
+    /// perhaps with a small correction; anything beyond this is a mistake, not a mounting.
+    public static let largestEntry = 10.0
+
+    /// Creates a matrix from three rows of three numbers within ±``largestEntry``, no row all zero.
     public init?(rows: [[Double]]) {
-        guard rows.count == 3, rows.allSatisfy({ $0.count == 3 && $0.allSatisfy(\.isFinite) }),
+        guard rows.count == 3,
+            rows.allSatisfy({ $0.count == 3 && $0.allSatisfy { $0.isFinite && abs($0) <= Self.largestEntry } }),
             !rows.contains(where: { $0.allSatisfy { $0 == 0 } })
         else { return nil }
         self.rows = rows
@@ -26,7 +31,8 @@ public struct MountMatrix: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses the `"x1, y1, z1; x2, y2, z2; x3, y3, z3"` form; an empty text is the identity.
     ///
-    /// Returns nil for anything else: a wrong count of rows or numbers, a word, an all-zero row.
+    /// Returns nil for anything else: a wrong count of rows or numbers, a word, NaN or infinity,
+    /// an entry beyond ±``largestEntry``, an all-zero row.
     public init?(parsing text: some StringProtocol) {
         let trimmed = text.trimmingWhitespace()
         if trimmed.isEmpty {
@@ -34,6 +40,8 @@ public struct MountMatrix: Sendable, Hashable, CustomStringConvertible {
             return
         }
         var rows: [[Double]] = []
+        // Nine numbers need no more than a few hundred characters: don't split megabytes.
+        guard trimmed.utf8.count <= 512 else { return nil }
         for rowText in trimmed.split(separator: ";", omittingEmptySubsequences: false) {
             var row: [Double] = []
             for cell in rowText.split(separator: ",", omittingEmptySubsequences: false) {

@@ -36,7 +36,7 @@ final class PolledReader: SampleReader {
         y = PolledAttribute(path: "\(info.syspath)/in_accel_y_raw")
         z = PolledAttribute(path: "\(info.syspath)/in_accel_z_raw")
         converter = SampleConverter(calibration: info.calibration, mountMatrix: info.mountMatrix)
-        timer = try PeriodicTimer(periodNanoseconds: Int64((1e9 / rate).rounded()))
+        timer = try PeriodicTimer(periodNanoseconds: periodNanoseconds(rate))
     }
 
     func read(into samples: inout [Sample]) throws(IIOError) -> Int {

@@ -1,5 +1,6 @@
-import ShakeDetection
 import MonotonicClock
+import ShakeDetection
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -8,13 +9,19 @@ import MonotonicClock
 /// The poll loop behind an ``AccelerometerSource``, run on the source's own thread.
 ///
 /// It owns the reader (and through it the libiio handles) and the udev monitor; nothing here
-/// is shared with other threads except the stream's continuation and the wake-up eventfd.
+/// is shared with other threads except the stream's continuation and the ``LoopControl``.
+/// Every failure (open, read, malformed value) is reported and retried with ``RetryBackoff``
+/// for as long as the stream lives; a device another loop still has open is waited for.
 struct ReadingLoop {
     let configuration: AccelerometerConfiguration
     let continuation: AsyncThrowingStream<SourceEvent, any Error>.Continuation
-    let wakeup: Wakeup
+    let control: LoopControl
 
     private var reader: (any SampleReader)?
+    /// The device this loop has claimed in ``DeviceClaims`` (held while `reader` is open).
+    private var claimed: String?
+    /// The device is still open in another loop; its release nudges this one.
+    private var waitingForDevice = false
     private var batch: [Sample] = []
     /// Samples per delivered batch.
     private var batchSize = 10
@@ -22,18 +29,26 @@ struct ReadingLoop {
     private var pendingSince: Int64?
     /// While a new buffer has delivered nothing: when polling takes over (monotonic ns).
     private var silenceDeadline: Int64?
-    /// While waiting for the sensor after an error no uevent will fix (permissions): when to retry.
+    /// While the sensor is failed: when to try again (monotonic ns).
     private var retryAt: Int64?
-    private var lastGoneReason: String?
+    private var backoff: RetryBackoff
+
+    #if DEBUG
+        /// Test seam, not in release builds: how long closing a reader takes, in ms, as with a
+        /// slow driver, so a test can show that a new reader waits for the old one.
+        static let closeDelayMillisecondsForTesting = Atomic<Int>(0)
+    #endif
 
     init(
         configuration: AccelerometerConfiguration,
         continuation: AsyncThrowingStream<SourceEvent, any Error>.Continuation,
-        wakeup: Wakeup
+        control: LoopControl
     ) {
         self.configuration = configuration
         self.continuation = continuation
-        self.wakeup = wakeup
+        self.control = control
+        backoff = RetryBackoff(
+            initial: configuration.retryDelay.nanoseconds, maximum: configuration.maximumRetryDelay.nanoseconds)
     }
 
     /// Runs until the consumer goes away.
@@ -52,53 +67,70 @@ struct ReadingLoop {
                 continuation.finish(throwing: error)
                 return
             }
-            gone(error)
+            failed(error)
         }
         var fds = [pollfd](repeating: pollfd(), count: 3)
         while true {
-            fds[0] = pollfd(fd: wakeup.fd, events: Int16(POLLIN), revents: 0)
+            fds[0] = pollfd(fd: control.fd, events: Int16(POLLIN), revents: 0)
             fds[1] = pollfd(fd: monitor.fd, events: Int16(POLLIN), revents: 0)
             fds[2] = pollfd(fd: reader?.pollFD ?? -1, events: Int16(POLLIN), revents: 0)
             let ready: Int32
             do {
                 ready = try checkErrno("poll") { poll(&fds, 3, timeoutMilliseconds()) }
             } catch {
+                closeReader()
                 continuation.finish(throwing: error)
                 return
             }
             configuration.statistics?.record(wakeups: 1)
-            if fds[0].revents != 0 { break }
+            if fds[0].revents != 0 {
+                control.drain()
+                if control.isStopped { break }
+                if waitingForDevice && reader == nil { tryReopen() }
+            }
             if fds[1].revents != 0 {
                 while let event = monitor.receive() { handle(event) }
             }
             if fds[2].revents != 0 && reader != nil { readReady() }
             if ready == 0 || pendingSince != nil || silenceDeadline != nil || retryAt != nil { checkDeadlines() }
         }
-        reader = nil
+        closeReader()
         continuation.finish()
     }
 
-    /// Finds and opens the sensor, announcing it.
+    /// Finds, claims and opens the sensor, announcing it; waits (returning) if another loop has it open.
     private mutating func open() throws(IIOError) {
         let info = try Discovery.find(configuration.device, mountMatrixOverride: configuration.mountMatrix)
+        retryAt = nil
+        guard DeviceClaims.claim(info.syspath, for: control) else {
+            waitingForDevice = true
+            return
+        }
+        waitingForDevice = false
+        claimed = info.syspath
         var note = ""
         let reader: any SampleReader
-        switch configuration.mode {
-        case .polled:
-            reader = try PolledReader(info: info, wantedRate: configuration.rate)
-        case .buffered:
-            reader = try makeBuffered(info)
-        case .automatic:
-            if info.preferredMode == .buffered {
-                do {
-                    reader = try makeBuffered(info)
-                } catch  where error.code != .permissionDenied && info.hasRawAttributes {
-                    note = "; the buffer could not be used: \(error)"
+        do throws(IIOError) {
+            switch configuration.mode {
+            case .polled:
+                reader = try PolledReader(info: info, wantedRate: configuration.rate)
+            case .buffered:
+                reader = try makeBuffered(info)
+            case .automatic:
+                if info.preferredMode == .buffered {
+                    do {
+                        reader = try makeBuffered(info)
+                    } catch  where error.code != .permissionDenied && info.hasRawAttributes {
+                        note = "; the buffer could not be used: \(error)"
+                        reader = try PolledReader(info: info, wantedRate: configuration.rate)
+                    }
+                } else {
                     reader = try PolledReader(info: info, wantedRate: configuration.rate)
                 }
-            } else {
-                reader = try PolledReader(info: info, wantedRate: configuration.rate)
             }
+        } catch {
+            closeReader()
+            throw error
         }
         start(reader, note: note)
     }
@@ -111,13 +143,14 @@ struct ReadingLoop {
 
     private mutating func start(_ reader: any SampleReader, note: String) {
         self.reader = reader
-        batchSize = max(1, Int((reader.rate / max(configuration.wakeupsPerSecond, 0.1)).rounded()))
+        batchSize = scansPerWakeup(rate: reader.rate, wakeupsPerSecond: configuration.wakeupsPerSecond)
         batch.reserveCapacity(batchSize)
         retryAt = nil
-        lastGoneReason = nil
+        let now = monotonicNanoseconds()
+        backoff.succeeded(now: now)
         silenceDeadline =
             reader.mode == .buffered && configuration.mode == .automatic && reader.info.hasRawAttributes
-            ? monotonicNanoseconds() + configuration.bufferSilenceTimeout.nanoseconds : nil
+            ? now &+ configuration.bufferSilenceTimeout.nanoseconds : nil
         continuation.yield(.sensorReturned(describe(reader) + note))
     }
 
@@ -126,17 +159,36 @@ struct ReadingLoop {
             + "at \(formatNumber(reader.rate)) Hz"
     }
 
-    /// Reads what the reader has, delivering full batches; on failure the sensor counts as gone.
+    /// Closes the reader (disabling the buffer, destroying the libiio context), then releases the device.
+    private mutating func closeReader() {
+        #if DEBUG
+            let delay = Self.closeDelayMillisecondsForTesting.load(ordering: .relaxed)
+            if reader != nil, delay > 0 { usleep(UInt32(clamping: delay) * 1000) }
+        #endif
+        reader = nil
+        silenceDeadline = nil
+        if let claimed {
+            DeviceClaims.release(claimed, by: control)
+            self.claimed = nil
+        }
+    }
+
+    /// Reads what the reader has, delivering full batches; on failure the sensor counts as failed.
     private mutating func readReady() {
-        guard let reader else { return }
         let before = batch.count
-        do {
-            let reads = try reader.read(into: &batch)
-            configuration.statistics?.record(reads: reads, samples: batch.count - before)
-        } catch {
+        var failure: IIOError?
+        if let reader {
+            do {
+                let reads = try reader.read(into: &batch)
+                configuration.statistics?.record(reads: reads, samples: batch.count - before)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure {
             flush()
-            self.reader = nil
-            gone(error)
+            closeReader()
+            failed(failure)
             return
         }
         if batch.count > before {
@@ -156,21 +208,21 @@ struct ReadingLoop {
         batch.reserveCapacity(batchSize)
     }
 
-    /// Reports the sensor gone (once per distinct reason) and arranges a retry when no uevent will come.
-    private mutating func gone(_ error: IIOError) {
-        let reason = error.description
-        if reason != lastGoneReason { continuation.yield(.sensorGone(reason: reason)) }
-        lastGoneReason = reason
-        let uEventWillTell = error.code == .noAccelerometer || error.code == .deviceGone
-        retryAt = uEventWillTell ? nil : monotonicNanoseconds() + 5_000_000_000
+    /// Reports the failure with the delay before the next try, and schedules that try.
+    private mutating func failed(_ error: IIOError) {
+        let now = monotonicNanoseconds()
+        let delay = backoff.next(now: now)
+        retryAt = now &+ delay
+        waitingForDevice = false
+        continuation.yield(.sensorGone(reason: "\(error); retrying in \(secondsText(delay))"))
     }
 
     private mutating func handle(_ event: UdevEvent) {
         if event.action == "remove" {
-            guard let reader, reader.info.syspath == event.device.syspath else { return }
+            guard let info = reader?.info, info.syspath == event.device.syspath else { return }
             flush()
-            self.reader = nil
-            gone(
+            closeReader()
+            failed(
                 IIOError(.deviceGone, path: event.device.syspath, "the sensor was removed; waiting for it to come back")
             )
         } else if reader == nil, event.action == "add" || event.action == "change" || event.action == "bind" {
@@ -179,14 +231,15 @@ struct ReadingLoop {
     }
 
     private mutating func tryReopen() {
-        do { try open() } catch { gone(error) }
+        do { try open() } catch { failed(error) }
     }
 
     /// Flushes a batch that waited too long, falls back to polling after a silent buffer, retries.
     private mutating func checkDeadlines() {
         let now = monotonicNanoseconds()
-        if let since = pendingSince, now - since >= batchPeriod { flush() }
+        if let since = pendingSince, now &- since >= batchPeriod { flush() }
         if let deadline = silenceDeadline, now >= deadline, let info = reader?.info {
+            // Same device, same claim: the buffered reader closes before the polled one opens.
             silenceDeadline = nil
             reader = nil
             do {
@@ -194,31 +247,37 @@ struct ReadingLoop {
                 let silence = configuration.bufferSilenceTimeout.nanoseconds / 1_000_000
                 start(polled, note: "; the buffer delivered nothing in \(silence) ms")
             } catch {
-                gone(error)
+                closeReader()
+                failed(error)
             }
         }
-        if let retry = retryAt, now >= retry, reader == nil { tryReopen() }
+        if let retry = retryAt, now >= retry, reader == nil, !waitingForDevice {
+            retryAt = nil
+            tryReopen()
+        }
     }
 
     /// How long a partial batch may wait: two batch periods.
-    private var batchPeriod: Int64 { Int64(2e9 / max(configuration.wakeupsPerSecond, 0.1)) }
+    private var batchPeriod: Int64 { Int64(2e9 / clampWakeups(configuration.wakeupsPerSecond)) }
 
     /// Until the nearest deadline, or forever (-1) when there is none.
     private func timeoutMilliseconds() -> Int32 {
         // No arrays here: this runs at every wake-up, and polling wakes a hundred times a second.
-        var next = pendingSince.map { $0 + batchPeriod }
+        var next = pendingSince.map { $0 &+ batchPeriod }
         if let deadline = silenceDeadline { next = min(next ?? deadline, deadline) }
         if let retry = retryAt { next = min(next ?? retry, retry) }
         guard let next else { return -1 }
-        let wait = (next - monotonicNanoseconds() + 999_999) / 1_000_000
+        let wait = (next &- monotonicNanoseconds() &+ 999_999) / 1_000_000
         return Int32(clamping: max(0, wait))
     }
 }
 
 extension Duration {
-    /// The duration in nanoseconds.
+    /// The duration in nanoseconds, saturating at about ±292 years instead of overflowing.
     var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return seconds < 0 ? .min / 2 : .max / 2 }
+        return whole.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
     }
 }

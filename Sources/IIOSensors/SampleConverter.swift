@@ -70,19 +70,19 @@ public struct ScanDecoder: Sendable, Hashable {
 
     /// Decodes whole scans from `bytes`, appending samples; returns how many bytes were used.
     ///
-    /// Scans without a timestamp channel are stamped `readTime` for the last and spaced by
-    /// `period` before it. Times never go backwards: each is at least `lastTimestamp + 1`.
+    /// Scans without a timestamp channel are stamped `readTime` for the last and spaced by the
+    /// clock's period before it. Every time goes through `clock`, so times only go forward, by
+    /// plausible steps, whatever the device's timestamp channel says.
     public func decode(
-        _ bytes: UnsafeRawBufferPointer, readTime: Int64, period: Int64, lastTimestamp: inout Int64?,
-        into samples: inout [Sample]
+        _ bytes: UnsafeRawBufferPointer, readTime: Int64, clock: inout TimestampGuard, into samples: inout [Sample]
     ) -> Int {
         let count = bytes.count / scanBytes
         for i in 0..<count {
             let scan = UnsafeRawBufferPointer(rebasing: bytes[(i * scanBytes)..<((i + 1) * scanBytes)])
             let r = raw(scan)
-            var time = timestamp(scan) ?? (readTime - Int64(count - 1 - i) * period)
-            if let last = lastTimestamp, time <= last { time = last + 1 }
-            lastTimestamp = time
+            let (behind, overflow) = Int64(count - 1 - i).multipliedReportingOverflow(by: clock.period)
+            let fallback = overflow ? Int64.min : readTime &- behind
+            let time = clock.next(device: timestamp(scan), fallback: fallback)
             samples.append(converter.sample(x: r.x, y: r.y, z: r.z, timestamp: time))
         }
         return count * scanBytes

@@ -53,22 +53,3 @@ struct PeriodicTimer: ~Copyable {
         return count == 8 ? ticks : 0
     }
 }
-
-/// An owning `eventfd` that wakes the reading thread when the consumer goes away.
-final class Wakeup: Sendable {
-    /// The descriptor, readable once ``signal()`` was called.
-    let fd: Int32
-
-    /// Creates the eventfd.
-    init() throws(IIOError) {
-        fd = try checkErrno("eventfd") { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) }
-    }
-
-    deinit { close(fd) }
-
-    /// Wakes the thread polling ``fd``.
-    func signal() {
-        var one: UInt64 = 1
-        _ = Glibc.write(fd, &one, 8)
-    }
-}

@@ -6,8 +6,13 @@
 ///
 /// Attributes are opened, read and closed each time, as the kernel regenerates their text on
 /// each open. A missing file is `nil` on read (drivers differ in what they offer); every other
-/// failure, permission above all, is an ``IIOError`` naming the file.
+/// failure, permission above all, is an ``IIOError`` naming the file. The kernel hands out at
+/// most a page per attribute, so a file longer than ``maximumAttributeBytes`` is refused
+/// rather than read into memory.
 enum Sysfs {
+    /// The longest attribute text read: 16 KiB, the largest page size of the kernels we run on.
+    static let maximumAttributeBytes = 16_384
+
     /// The text of an attribute, or nil if the file does not exist.
     static func read(_ path: String) throws(IIOError) -> String? {
         let fd: Int32
@@ -24,7 +29,12 @@ enum Sysfs {
             let count = try checkErrno("read", path: path) { Glibc.read(fd, chunk.baseAddress, chunk.count) }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[0..<count])
-            if bytes.count > 1 << 20 { break }
+            guard bytes.count <= maximumAttributeBytes else {
+                throw IIOError(
+                    .malformedAttribute, call: "read", path: path,
+                    "the attribute is longer than \(maximumAttributeBytes) bytes, which no IIO driver writes; "
+                        + "check the driver")
+            }
         }
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -75,6 +85,11 @@ struct PolledAttribute: ~Copyable {
         let count = try checkErrno("read", path: path) { Glibc.read(fd, buffer.baseAddress, buffer.count) }
         guard count > 0 else {
             throw IIOError(.shortRead, call: "read", path: path, "the attribute was empty; the driver may be unbinding")
+        }
+        guard count < buffer.count else {
+            throw IIOError(
+                .malformedAttribute, call: "read", path: path,
+                "the attribute is longer than \(buffer.count - 1) bytes, too long for a reading; check the driver")
         }
         guard let value = parseInteger(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) else {
             let text = String(decoding: buffer[0..<count], as: UTF8.self)

@@ -47,17 +47,20 @@ struct UdevContext: ~Copyable {
             // A device may vanish between the scan and this call: skip it.
             guard let device = udev_device_new_from_syspath(pointer, name) else { continue }
             defer { udev_device_unref(device) }
-            found.append(UdevDeviceInfo(device))
+            if let info = UdevDeviceInfo(device) { found.append(info) }
         }
         return found.sorted { naturalLess($0.sysname, $1.sysname) }
     }
 }
 
 extension UdevDeviceInfo {
-    /// Copies the facts out of a `struct udev_device *`.
-    init(_ device: OpaquePointer) {
-        syspath = String(cString: udev_device_get_syspath(device))
-        sysname = String(cString: udev_device_get_sysname(device))
+    /// Copies the facts out of a `struct udev_device *`; nil if it has no sysfs path or name.
+    init?(_ device: OpaquePointer) {
+        guard let syspath = udev_device_get_syspath(device), let sysname = udev_device_get_sysname(device) else {
+            return nil
+        }
+        self.syspath = String(cString: syspath)
+        self.sysname = String(cString: sysname)
         devnode = udev_device_get_devnode(device).map { String(cString: $0) }
         mountMatrixProperty = udev_device_get_property_value(device, "ACCEL_MOUNT_MATRIX").map { String(cString: $0) }
     }
@@ -112,10 +115,13 @@ struct UdevMonitor: ~Copyable {
 
     /// The next pending event, or nil when none is waiting.
     func receive() -> UdevEvent? {
-        guard let device = udev_monitor_receive_device(monitor) else { return nil }
-        defer { udev_device_unref(device) }
-        let action = udev_device_get_action(device).map { String(cString: $0) } ?? "change"
-        return UdevEvent(action: action, device: UdevDeviceInfo(device))
+        while let device = udev_monitor_receive_device(monitor) {
+            defer { udev_device_unref(device) }
+            let action = udev_device_get_action(device).map { String(cString: $0) } ?? "change"
+            guard let info = UdevDeviceInfo(device) else { continue }
+            return UdevEvent(action: action, device: info)
+        }
+        return nil
     }
 }
 

@@ -1,5 +1,12 @@
-import Foundation
 import UndoProtocol
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Where a client finds the daemon and which language it composes prompts in, from the
 /// process environment.
@@ -23,6 +30,20 @@ public enum ClientEnvironment {
         return .english
     }
 
-    /// This process's environment.
-    public static var current: [String: String] { ProcessInfo.processInfo.environment }
+    /// This process's environment (`environ`; where a name repeats, the first wins, as with `getenv`).
+    public static var current: [String: String] {
+        var variables: [String: String] = [:]
+        // NULL after clearenv(3).
+        let first: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
+        guard var entry = first else { return variables }
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                let name = String(text[..<equals])
+                if variables[name] == nil { variables[name] = String(text[text.index(after: equals)...]) }
+            }
+            entry += 1
+        }
+        return variables
+    }
 }

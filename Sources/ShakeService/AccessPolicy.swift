@@ -13,6 +13,9 @@ public struct AccessPolicy: Sendable, Equatable {
         case monitor
         /// Draw every app's prompts (RegisterAgent).
         case agent
+        /// Hold the current context: have shakes go to one's apps. With logind, only the user of the
+        /// active session on the seat may, whatever this rule says.
+        case context
     }
 
     /// Who may do one action.
@@ -40,9 +43,13 @@ public struct AccessPolicy: Sendable, Equatable {
     /// The rule for each action.
     public var rules: [Action: Rule]
 
-    /// Creates a policy: by default anyone may subscribe, request and monitor (a phone has one
-    /// person), and only root may register an agent.
-    public init(rules: [Action: Rule] = [.subscribe: .everyone, .request: .everyone, .monitor: .everyone, .agent: .rootOnly]) {
+    /// Creates a policy: by default anyone may subscribe, request, monitor and hold the context (a phone
+    /// has one person), and only root may register an agent.
+    public init(
+        rules: [Action: Rule] = [
+            .subscribe: .everyone, .request: .everyone, .monitor: .everyone, .agent: .rootOnly, .context: .everyone,
+        ]
+    ) {
         self.rules = rules
     }
 

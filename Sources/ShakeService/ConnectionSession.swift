@@ -1,8 +1,9 @@
 import NIOCore
 import UndoProtocol
 
-/// One client connection's calls: reads each message, checks the rate and permissions,
-/// dispatches to the coordinator, and writes the reply. Calls are answered in order.
+/// One client connection's calls: counts each message against the call rates (its own and its
+/// user's) before parsing it, checks permissions and fields, dispatches to the coordinator, and
+/// writes the reply. Calls are answered in order.
 ///
 /// Any bad message gets a varlink error reply and the connection carries on; nothing a
 /// client sends can stop the daemon or delay another client.
@@ -12,21 +13,26 @@ struct ConnectionSession {
     let coordinator: UndoCoordinator
     let server: ServerContext
     private let codec = VarlinkCodec()
-    private var limiter: CallRateLimiter
+    private var limiter = CallRateLimiter()
     private var subscriptions: [String] = []
     private var monitorID: UInt64?
     private var agentToken: String?
 
-    init(peer: Peer, outbox: Outbox, coordinator: UndoCoordinator, server: ServerContext, callsPerSecond: Int) {
+    init(peer: Peer, outbox: Outbox, coordinator: UndoCoordinator, server: ServerContext) {
         self.peer = peer
         self.outbox = outbox
         self.coordinator = coordinator
         self.server = server
-        self.limiter = CallRateLimiter(callsPerSecond: callsPerSecond)
     }
 
     /// Handles one message (the bytes before its NUL).
     mutating func handle(_ message: ByteBuffer) async {
+        // Counted before it is parsed: a flood costs the daemon no JSON decoding.
+        let limits = server.limits()
+        guard limiter.admit(rate: limits.callsPerSecond) else { return reply(error: .limitReached("call-rate")) }
+        guard server.ledger.admitCall(uid: peer.uid, rate: limits.callsPerSecondPerUser) else {
+            return reply(error: .limitReached("call-rate-per-user"))
+        }
         let header: VarlinkCallHeader
         do {
             header = try codec.header(of: message)
@@ -36,7 +42,6 @@ struct ConnectionSession {
         }
         let wantsReply = header.oneway != true
         do throws(VarlinkError) {
-            guard limiter.admit() else { throw .limitReached("call-rate") }
             guard header.upgrade != true else { throw .invalidParameter("upgrade") }
             if let reply = try await dispatch(header, message), wantsReply { outbox.yield(reply) }
         } catch {
@@ -65,7 +70,14 @@ struct ConnectionSession {
         case .subscribe:
             try require(.subscribe)
             let p = try codec.parameters(SubscribeParameters.self, of: message)
-            subscriptions.append(try await coordinator.subscribe(app: p.app, name: p.name, peer: peer, outbox: outbox))
+            let limits = server.limits()
+            guard subscriptions.count < limits.subscriptionsPerConnection else {
+                throw .limitReached("subscriptions-per-connection")
+            }
+            subscriptions.append(
+                try await coordinator.subscribe(
+                    app: p.app, name: p.name, peer: peer, outbox: outbox,
+                    mayHoldContext: server.access().allows(.context, peer), limits: limits))
             return nil
         case .setContext:
             try await coordinator.setContext(try codec.parameters(SetContextParameters.self, of: message), peer: peer)
@@ -81,7 +93,7 @@ struct ConnectionSession {
             let p = try codec.parameters(RequestIntentParameters.self, of: message)
             return codec.reply(try await coordinator.request(p, peer: peer))
         case .getStatus:
-            return codec.reply(GetStatusReply(status: await coordinator.status()))
+            return codec.reply(GetStatusReply(status: await coordinator.status(for: peer, mayMonitor: allows(.monitor))))
         case .monitor:
             try require(.monitor)
             guard monitorID == nil else { throw .limitReached("monitors-per-connection") }
@@ -92,6 +104,20 @@ struct ConnectionSession {
             let p = try codec.parameters(RegisterAgentParameters.self, of: message)
             agentToken = try await coordinator.registerAgent(name: p.name, peer: peer, outbox: outbox)
             return nil
+        case .getPreferences:
+            return codec.reply(PreferencesReply(preferences: await coordinator.preferences(for: peer)))
+        case .setPreferences:
+            let p = try codec.parameters(SetPreferencesParameters.self, of: message)
+            let change = try await coordinator.setPreferences(p, peer: peer)
+            // Written on NIO's blocking pool; the reply waits for the file, so a reply means saved.
+            if let save = change.save, let file = server.preferenceFile {
+                do {
+                    try await file.save(save.all, generation: save.generation)
+                } catch {
+                    throw .notSaved(error.description)
+                }
+            }
+            return codec.reply(PreferencesReply(preferences: change.preferences))
         case .demoShake:
             guard let shake = server.demoShake else { throw unknown(header.method) }
             try require(.request)
@@ -107,8 +133,10 @@ struct ConnectionSession {
     }
 
     private func require(_ action: AccessPolicy.Action) throws(VarlinkError) {
-        guard server.access().allows(action, peer) else { throw .notAllowed(action.rawValue) }
+        guard allows(action) else { throw .notAllowed(action.rawValue) }
     }
+
+    private func allows(_ action: AccessPolicy.Action) -> Bool { server.access().allows(action, peer) }
 
     /// MethodNotFound for a served interface, InterfaceNotFound otherwise.
     private func unknown(_ method: String) -> VarlinkError {

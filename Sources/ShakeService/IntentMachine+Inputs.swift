@@ -3,9 +3,27 @@ import UndoProtocol
 extension IntentMachine {
     // MARK: Subscriptions and context
 
-    /// Adds a subscriber, unfocused and with nothing to offer until it calls ``setContext``.
-    public mutating func subscribe(token: String, app: String, name: String, uid: UInt32) {
-        subscribers[token] = Subscriber(token: token, app: app, name: name, uid: uid)
+    /// Adds a subscriber, unfocused and with nothing to offer until it calls ``setContext``;
+    /// `mayHoldContext` is false when the access policy keeps its user from the current context.
+    public mutating func subscribe(token: String, app: String, name: String, uid: UInt32, mayHoldContext: Bool = true) {
+        var subscriber = Subscriber(token: token, app: app, name: name, uid: uid)
+        subscriber.mayHoldContext = mayHoldContext
+        subscribers[token] = subscriber
+    }
+
+    /// Subscriptions held by one user.
+    public func subscriptionCount(uid: UInt32) -> Int {
+        subscribers.values.reduce(0) { $0 + ($1.uid == uid ? 1 : 0) }
+    }
+
+    /// logind's seat changed hands: only the new active user's apps may hold the context. An open
+    /// prompt of a user who lost the seat is cancelled.
+    public mutating func seatChanged(_ policy: SeatPolicy, now: ContinuousClock.Instant) -> [IntentAction] {
+        seat = policy
+        guard let open, !open.isPerforming, let owner = subscribers[open.token], !mayHoldContext(owner) else {
+            return []
+        }
+        return cancel(reason: .contextChanged, now: now)
     }
 
     /// Removes a subscriber whose stream closed; its open intent is cancelled.
@@ -41,7 +59,7 @@ extension IntentMachine {
             if subscriber.actionName(open.operation) != open.actionName {
                 return cancel(reason: .contextChanged, now: now)
             }
-        } else if gainsFocus {
+        } else if gainsFocus && mayHoldContext(subscriber) {
             return cancel(reason: .contextChanged, now: now)
         }
         return []
@@ -50,8 +68,12 @@ extension IntentMachine {
     // MARK: Starting an intent
 
     /// A recognized shake: an intent for the current context, or only an outcome when there is
-    /// none, a prompt is open, or the cooldown runs.
+    /// none, its user has Shake to Undo off, a prompt is open, or the cooldown runs.
     public mutating func shake(now: ContinuousClock.Instant) -> [IntentAction] {
+        // A shake read just before the switch went off: the sensor stops, and this one is dropped.
+        if currentContext != nil, !contextWantsShakes {
+            return [.outcome(.ignored, intent: nil, detail: "shake-to-undo-off")]
+        }
         do {
             return try startIntent(operation: nil, now: now).actions
         } catch {
@@ -101,7 +123,8 @@ extension IntentMachine {
             throw .promptRejected(error)
         }
         open?.phase = .prompted(prompt)
-        guard agent != nil, let app = subscribers[token] else { return [] }
+        guard let agent, let app = subscribers[token] else { return [] }
+        open?.drawnBy = agent.token
         return [.agentPrompt(AgentPrompt(intent: intent, appName: app.name, prompt: prompt))]
     }
 
@@ -113,8 +136,10 @@ extension IntentMachine {
             try requireKnownToken(token, uid: uid)
             throw .unknownIntent(intent)
         }
-        let chooser = agent?.token ?? current.token
-        guard token == chooser, uid == (agent?.uid ?? subscribers[current.token]?.uid) else {
+        // Whoever draws the prompt chooses: the agent it was handed to, else the app itself.
+        let chooser = current.drawnBy ?? current.token
+        let chooserUID = current.drawnBy != nil ? agent?.uid : subscribers[current.token]?.uid
+        guard token == chooser, uid == chooserUID else {
             try requireKnownToken(token, uid: uid)
             throw .unknownIntent(intent)
         }
@@ -137,7 +162,8 @@ extension IntentMachine {
         let current = try ownedIntent(token: token, uid: uid, intent: intent)
         guard current.isPerforming else { throw .wrongState(intent, current.phase.name) }
         end(now: now)
-        return agent == nil ? [] : [.agentSummary(intent: intent, summary: summary)]
+        guard let drawnBy = current.drawnBy, drawnBy == agent?.token else { return [] }
+        return [.agentSummary(intent: intent, summary: summary)]
     }
 
     // MARK: Time, agent, shutdown
@@ -162,7 +188,7 @@ extension IntentMachine {
     public mutating func unregisterAgent(token: String, now: ContinuousClock.Instant) -> [IntentAction] {
         guard agent?.token == token else { return [] }
         agent = nil
-        guard let open, case .prompted = open.phase else { return [] }
+        guard let open, case .prompted = open.phase, open.drawnBy == token else { return [] }
         return cancel(reason: .disconnected, now: now)
     }
 
@@ -192,7 +218,7 @@ extension IntentMachine {
                 reason: reason)
             actions.append(.event(token: current.token, event))
         }
-        if agent != nil, case .prompted = current.phase, reason != .declined {
+        if let drawnBy = current.drawnBy, drawnBy == agent?.token, case .prompted = current.phase, reason != .declined {
             actions.append(.agentClosed(intent: current.id))
         }
         actions.append(.outcome(.cancelled, intent: current.id, detail: reason.rawValue))
@@ -216,16 +242,5 @@ extension IntentMachine.OpenIntent {
     var isPerforming: Bool {
         if case .performing = phase { return true }
         return false
-    }
-}
-
-extension Role {
-    /// The operation a button performs; nil for Cancel.
-    var operation: Operation? {
-        switch self {
-        case .cancel: nil
-        case .undo: .undo
-        case .redo: .redo
-        }
     }
 }

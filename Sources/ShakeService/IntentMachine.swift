@@ -36,6 +36,8 @@ public struct IntentMachine: Sendable {
         public let name: String
         /// The user that subscribed; only it may use the token.
         public let uid: UInt32
+        /// Whether the access policy lets its user hold the current context (`[access] context-*`).
+        public var mayHoldContext = true
         /// Whether the app says it is in the foreground.
         public var focused = false
         /// When it last became focused, as a counter: the highest focused one is the current context.
@@ -81,6 +83,9 @@ public struct IntentMachine: Sendable {
         public let actionName: String
         /// Where it stands.
         public var phase: Phase
+        /// The agent's token when a registered agent draws the prompt; nil while the app draws it (or
+        /// has yet to). Fixed when the prompt is answered, so an agent registering later can't take it over.
+        public var drawnBy: String?
         /// When it times out.
         public var deadline: ContinuousClock.Instant
     }
@@ -105,6 +110,11 @@ public struct IntentMachine: Sendable {
     public internal(set) var agent: Agent?
     /// Shakes are ignored until then.
     public internal(set) var cooldownUntil: ContinuousClock.Instant?
+    /// Who may hold the current context, as logind sees the seat: anyone without logind, else only
+    /// the user of the active session.
+    public internal(set) var seat: SeatPolicy = .anyone
+    /// Each user's Shake to Undo settings; users with the defaults have no entry.
+    public internal(set) var preferences: [UInt32: UserPreferences] = [:]
     var focusCounter: UInt64 = 0
     var intentCounter: UInt64 = 0
 
@@ -113,17 +123,36 @@ public struct IntentMachine: Sendable {
         self.timing = timing
     }
 
-    /// The current context: the most recently focused subscriber that is still focused and has
-    /// something to undo or redo.
+    /// The current context: the most recently focused subscriber that is still focused, has
+    /// something to undo or redo, and whose user may hold the context (the access policy and the seat).
     public var currentContext: Subscriber? {
-        subscribers.values.filter { $0.focused && $0.hasHistory }.max { $0.focusOrder < $1.focusOrder }
+        subscribers.values.filter { $0.focused && $0.hasHistory && mayHoldContext($0) }
+            .max { $0.focusOrder < $1.focusOrder }
     }
 
-    /// Whether a shake could make an intent now, so the sensor should be read.
-    public var wantsSensor: Bool { currentContext != nil }
+    /// Whether a subscriber's user may hold the current context now.
+    func mayHoldContext(_ subscriber: Subscriber) -> Bool {
+        guard subscriber.mayHoldContext else { return false }
+        switch seat {
+        case .anyone: return true
+        case .activeUser(let uid): return uid == subscriber.uid
+        }
+    }
+
+    /// Whether a shake could make an intent now, so the sensor should be read: an app is in context
+    /// and its user has Shake to Undo on.
+    public var wantsSensor: Bool { contextWantsShakes }
 
     /// The earliest time ``tick(now:)`` has something to do.
     public var nextDeadline: ContinuousClock.Instant? { open?.deadline }
+}
+
+/// Who may hold the current context, from logind's view of the seat.
+public enum SeatPolicy: Sendable, Equatable {
+    /// No logind: any user the access policy allows.
+    case anyone
+    /// logind runs: only this user (of the active session on the seat); nil when none is active.
+    case activeUser(UInt32?)
 }
 
 /// What the owner of an ``IntentMachine`` must do after an input.

@@ -8,12 +8,17 @@ import NIOCore
 public struct Outbox: Sendable {
     let channel: any Channel
 
-    /// Sends one reply (already encoded, without its NUL).
-    public func yield(_ reply: ByteBuffer) {
+    /// Sends one reply (already encoded, without its NUL, which is appended here: the server's
+    /// pipeline has no encoder); the returned future completes when the kernel has taken it (or the
+    /// connection failed), for a shutdown that waits for the last replies.
+    @discardableResult
+    public func yield(_ reply: ByteBuffer) -> EventLoopFuture<Void> {
         guard channel.isWritable else {
             channel.close(promise: nil)
-            return
+            return channel.eventLoop.makeSucceededVoidFuture()
         }
-        channel.writeAndFlush(reply, promise: nil)
+        var framed = reply
+        framed.writeInteger(UInt8(0))
+        return channel.writeAndFlush(framed)
     }
 }

@@ -1,14 +1,12 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// The process at the other end of a connection, as the kernel reports it (SO_PEERCRED).
+/// The process at the other end of a connection, as the kernel reports it when it connected:
+/// `SO_PEERCRED` (pid, uid, primary group) and `SO_PEERGROUPS` (supplementary groups). Nothing is
+/// looked up in the user database, so no lookup can block an event loop.
 public struct Peer: Sendable, Hashable, CustomStringConvertible {
     /// Its process id at connect time.
     public let pid: Int32
     /// Its user id.
     public let uid: UInt32
-    /// Its primary group and the user's supplementary groups (`getgrouplist(3)`, as D-Bus does).
+    /// Its primary group and supplementary groups.
     public let groups: Set<UInt32>
 
     /// Creates a peer.
@@ -20,26 +18,36 @@ public struct Peer: Sendable, Hashable, CustomStringConvertible {
 
     /// `uid 1000 pid 4242`.
     public var description: String { "uid \(uid) pid \(pid)" }
+}
 
-    /// The peer of a connected Unix socket, with the groups of its user.
-    static func of(uid: UInt32, gid: UInt32, pid: Int32) -> Peer {
-        Peer(pid: pid, uid: uid, groups: groupsOfUser(uid: uid, primary: gid))
-    }
+/// `struct ucred` from SO_PEERCRED, laid out the same.
+struct PeerCredentials: Sendable {
+    var pid: Int32 = 0
+    var uid: UInt32 = 0
+    var gid: UInt32 = 0
+}
 
-    /// The primary group plus the groups the user belongs to; just the primary when the user is unknown.
-    static func groupsOfUser(uid: UInt32, primary: UInt32) -> Set<UInt32> {
-        var result: Set<UInt32> = [primary]
-        var pwd = passwd()
-        var pointer: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 4096)
-        guard getpwuid_r(uid, &pwd, &buffer, buffer.count, &pointer) == 0, pointer != nil else { return result }
-        var count: Int32 = 64
-        var groups = [gid_t](repeating: 0, count: Int(count))
-        if getgrouplist(pwd.pw_name, primary, &groups, &count) < 0 {
-            groups = [gid_t](repeating: 0, count: Int(count))
-            _ = getgrouplist(pwd.pw_name, primary, &groups, &count)
+/// The buffer SO_PEERGROUPS fills: up to 256 group ids, sorted ascending by the kernel, the rest
+/// left zero. A peer in more groups makes the call fail with ERANGE, and then only its primary
+/// group counts.
+struct PeerGroups: Sendable {
+    static let capacity = 256
+    var ids = InlineArray<256, UInt32>(repeating: 0)
+
+    /// The groups in the buffer. The kernel sorts them ascending, so they end where the ids stop
+    /// increasing; group 0 can't be told from the zero fill, so it counts only as a primary group.
+    var groups: [UInt32] {
+        var result: [UInt32] = []
+        var previous: UInt32 = 0
+        for index in ids.indices {
+            let id = ids[index]
+            guard id > previous else {
+                if id == 0 && index == 0 { continue }
+                break
+            }
+            result.append(id)
+            previous = id
         }
-        result.formUnion(groups.prefix(Int(max(0, count))))
         return result
     }
 }

@@ -8,21 +8,34 @@ import ShakeDetection
 /// It follows ``UndoCoordinator/sensorDemand``: when an app with something to undo is focused,
 /// it starts iterating the source (which opens the device); when none is, it cancels the
 /// iteration (which closes it). No app in context means no reads and no wake-ups.
+///
+/// A source that fails is not given up while an app wants it. A sensor the source itself
+/// retries (an ``SourceEvent/sensorGone(reason:)``, which for an accelerometer ends in
+/// `retrying in N s`) is shown as failed in `GetStatus` until it returns; a stream that ends
+/// with an error is started again after a delay that doubles from `retryDelay` to
+/// `maximumRetryDelay` (starting over once a stream has run that long), and `GetStatus` says
+/// `SOURCE: failed: ERROR; retrying in N s`. A stream that simply ends (a trace replayed to
+/// its end) is not restarted.
 public struct SensorService: Service {
     let source: any SampleSource
     let makeDetector: @Sendable () -> any ShakeDetecting
     let coordinator: UndoCoordinator
     let logger: Logger
+    let retryDelay: Duration
+    let maximumRetryDelay: Duration
 
-    /// Creates the service.
+    /// Creates the service; a failed source is retried after `retryDelay`, doubling up to `maximumRetryDelay`.
     public init(
         source: any SampleSource, makeDetector: @escaping @Sendable () -> any ShakeDetecting,
-        coordinator: UndoCoordinator, logger: Logger
+        coordinator: UndoCoordinator, logger: Logger,
+        retryDelay: Duration = .milliseconds(500), maximumRetryDelay: Duration = .seconds(30)
     ) {
         self.source = source
         self.makeDetector = makeDetector
         self.coordinator = coordinator
         self.logger = logger
+        self.retryDelay = max(retryDelay, .milliseconds(1))
+        self.maximumRetryDelay = max(maximumRetryDelay, self.retryDelay)
     }
 
     /// Follows the demand until shutdown.
@@ -31,7 +44,8 @@ public struct SensorService: Service {
             var reading: Task<Void, Never>?
             for await wanted in coordinator.sensorDemand {
                 if wanted, reading == nil {
-                    logger.info("sensor on: an app in context can use a shake", metadata: ["source": "\(source)"])
+                    logger.info(
+                        "sensor on: an app in context can use a shake", metadata: ["source": "\(source.description)"])
                     reading = Task { await read() }
                 } else if !wanted, let task = reading {
                     logger.info("sensor off: no app in context")
@@ -45,35 +59,66 @@ public struct SensorService: Service {
         }
     }
 
-    /// Streams the source into the detector until cancelled or the source ends.
-    private func read() async {
+    /// Streams the source into the detector until cancelled or the source ends, restarting a failed stream.
+    func read() async {
         await coordinator.sensorChanged(active: true)
-        var detector = makeDetector()
-        do {
-            for try await event in source.events() {
-                switch event {
-                case .samples(let samples):
-                    await coordinator.samplesRead(samples.count)
-                    for sample in samples {
-                        if let shake = detector.process(sample) {
-                            await coordinator.shakeRecognized(shake, time: Double(monotonicNanoseconds()) / 1e9)
-                        }
-                    }
-                case .sensorGone(let reason):
-                    logger.warning("sensor gone", metadata: ["reason": "\(reason)"])
-                    await coordinator.sensorChanged(description: "\(source) (gone: \(reason))")
-                    detector.reset()
-                case .sensorReturned(let name):
-                    logger.info("sensor reading", metadata: ["sensor": "\(name)"])
-                    await coordinator.sensorChanged(description: name)
+        var delay = retryDelay
+        while !Task.isCancelled {
+            let started = ContinuousClock.now
+            do {
+                try await stream()
+                if !Task.isCancelled {
+                    logger.notice("sample source ended", metadata: ["source": "\(source.description)"])
                 }
+                break
+            } catch {
+                if Task.isCancelled || error is CancellationError { break }
+                if ContinuousClock.now - started >= maximumRetryDelay { delay = retryDelay }
+                let wait = Self.seconds(delay)
+                logger.error(
+                    "sensor failed; retrying",
+                    metadata: ["source": "\(source.description)", "error": "\(error)", "retry_in": "\(wait)"])
+                await coordinator.sensorChanged(
+                    description: "\(source.description): failed: \(error); retrying in \(wait)")
+                do { try await Task.sleep(for: delay) } catch { break }
+                delay = min(delay * 2, maximumRetryDelay)
             }
-            if !Task.isCancelled { logger.notice("sample source ended", metadata: ["source": "\(source)"]) }
-        } catch is CancellationError {
-        } catch {
-            logger.error("sensor failed", metadata: ["source": "\(source)", "error": "\(error)"])
-            await coordinator.sensorChanged(description: "\(source) (failed: \(error))")
         }
         await coordinator.sensorChanged(active: false)
+    }
+
+    /// One stream of the source, into a fresh detector; throws what ends the stream.
+    private func stream() async throws {
+        var detector = makeDetector()
+        var lastReason: String?
+        for try await event in source.events() {
+            switch event {
+            case .samples(let samples):
+                await coordinator.samplesRead(samples.count)
+                for sample in samples {
+                    if let shake = detector.process(sample) {
+                        await coordinator.shakeRecognized(shake, time: Double(monotonicNanoseconds()) / 1e9)
+                    }
+                }
+            case .sensorGone(let reason):
+                // A sensor that keeps failing is logged while its retry delay grows, then only when the reason changes.
+                if reason != lastReason { logger.warning("sensor failed", metadata: ["reason": "\(reason)"]) }
+                lastReason = reason
+                await coordinator.sensorChanged(description: "\(source.description): failed: \(reason)")
+                detector.reset()
+            case .sensorReturned(let name):
+                if lastReason != nil { logger.notice("sensor back", metadata: ["sensor": "\(name)"]) }
+                logger.info("sensor reading", metadata: ["sensor": "\(name)"])
+                lastReason = nil
+                await coordinator.sensorChanged(description: name)
+            }
+        }
+    }
+
+    /// `0.5 s`, `4 s`, `30 s`.
+    static func seconds(_ duration: Duration) -> String {
+        let (whole, attoseconds) = duration.components
+        let tenths = Int64((Double(attoseconds) / 1e17).rounded())
+        return tenths == 0 ? "\(whole) s" : tenths == 10 ? "\(whole + 1) s" : "\(whole).\(tenths) s"
     }
 }

@@ -1,8 +1,9 @@
 import Synchronization
 import UndoProtocol
 
-/// What every connection shares: the served interfaces, the access policy (replaced on
-/// reload), and the demo source's shake, when the daemon runs `--demo`.
+/// What every connection shares: the served interfaces, the access policy and the limits (both
+/// replaced on reload), the ledger of connections and call rates, and the demo source's shake, when
+/// the daemon runs `--demo`.
 public final class ServerContext: Sendable {
     /// `GetInfo`'s reply.
     let info: GetInfoReply
@@ -10,10 +11,19 @@ public final class ServerContext: Sendable {
     let interfaces: [String: String]
     /// Plays a synthetic shake; nil unless the daemon runs `--demo`.
     let demoShake: (@Sendable () -> Void)?
+    /// Where users' preferences are written; nil keeps them in memory only.
+    let preferenceFile: PreferenceFile?
+    /// Connections and call rates per user.
+    let ledger = ClientLedger()
     private let policy: Mutex<AccessPolicy>
+    private let currentLimits: Mutex<ServiceLimits>
 
     /// Creates the context; `version` goes into GetInfo.
-    public init(version: String, access: AccessPolicy, demoShake: (@Sendable () -> Void)? = nil) {
+    public init(
+        version: String, access: AccessPolicy, limits: ServiceLimits = .init(),
+        demoShake: (@Sendable () -> Void)? = nil, preferenceFile: PreferenceFile? = nil
+    ) {
+        self.preferenceFile = preferenceFile
         var interfaces = [
             VarlinkServiceInterface.name: VarlinkServiceInterface.description,
             UndoInterface.name: InterfaceDescriptions.undo,
@@ -25,11 +35,19 @@ public final class ServerContext: Sendable {
             interfaces: interfaces.keys.sorted())
         self.demoShake = demoShake
         self.policy = Mutex(access)
+        self.currentLimits = Mutex(limits)
     }
 
     /// The access policy in force.
     public func access() -> AccessPolicy { policy.withLock { $0 } }
 
-    /// Replaces the access policy (after a reload); later calls are checked against it.
-    public func update(access: AccessPolicy) { policy.withLock { $0 = access } }
+    /// The limits in force.
+    public func limits() -> ServiceLimits { currentLimits.withLock { $0 } }
+
+    /// Replaces the access policy and the limits (after a reload); later connections and calls are
+    /// checked against them. Connections and subscriptions already over a lowered limit stay.
+    public func update(access: AccessPolicy, limits: ServiceLimits) {
+        policy.withLock { $0 = access }
+        currentLimits.withLock { $0 = limits }
+    }
 }

@@ -1,6 +1,7 @@
 import Logging
 import MonotonicClock
 import NIOCore
+import NIOPosix
 import ShakeDetection
 import UndoProtocol
 
@@ -22,15 +23,22 @@ public actor UndoCoordinator {
     private var monitors: [UInt64: Outbox] = [:]
     private var nextMonitor: UInt64 = 0
     private var agentOutbox: Outbox?
-    private var timer: Task<Void, Never>?
+    /// The prompt timer, on an event loop: a cancelled NIO timer is freed at once, where a cancelled
+    /// `Task.sleep` kept its memory until its deadline (about 2 KiB per intent, found by the soak).
+    private var timer: Scheduled<Void>?
     private var timerDeadline: ContinuousClock.Instant?
     private var demandSent = false
     private let demand: AsyncStream<Bool>.Continuation
     private var sensor: SensorState
     private var lastShake: ContinuousClock.Instant?
+    /// While shutting down: the writes of the last cancellations, to wait for.
+    private var finalWrites: [EventLoopFuture<Void>]?
 
     /// Whether the sensor should be read, each time it changes (starts with `false`).
     public nonisolated let sensorDemand: AsyncStream<Bool>
+    /// The sensitivity of the current context's user, for the sensor's ``ContextDetector``.
+    public nonisolated let contextSensitivity = SensitivitySignal()
+    private var preferenceGeneration: UInt64 = 0
 
     /// What status reports about the sample source.
     public struct SensorState: Sendable, Equatable {
@@ -69,10 +77,17 @@ public actor UndoCoordinator {
     // MARK: Subscribers
 
     /// Subscribes an app: sends the first reply (the token) into `outbox` and returns the token.
-    public func subscribe(app: String, name: String, peer: Peer, outbox: Outbox) throws(VarlinkError) -> String {
-        guard machine.subscribers.count < settings.limits.subscriptions else { throw .limitReached("subscriptions") }
+    /// `mayHoldContext` is whether the access policy lets the peer's user hold the current context.
+    public func subscribe(
+        app: String, name: String, peer: Peer, outbox: Outbox, mayHoldContext: Bool = true,
+        limits: ServiceLimits
+    ) throws(VarlinkError) -> String {
+        guard machine.subscribers.count < limits.subscriptions else { throw .limitReached("subscriptions") }
+        guard machine.subscriptionCount(uid: peer.uid) < limits.subscriptionsPerUser else {
+            throw .limitReached("subscriptions-per-user")
+        }
         let token = Self.makeToken()
-        machine.subscribe(token: token, app: app, name: name, uid: peer.uid)
+        machine.subscribe(token: token, app: app, name: name, uid: peer.uid, mayHoldContext: mayHoldContext)
         outboxes[token] = outbox
         outbox.yield(codec.reply(SubscribeReply(token: token), continues: true))
         logger.info("subscribed", metadata: ["app": "\(app)", "peer": "\(peer)"])
@@ -115,12 +130,51 @@ public actor UndoCoordinator {
         logger.info("result reported", metadata: ["intent": "\(p.intent)"])
     }
 
-    /// `RequestIntent`.
+    /// `RequestIntent`; the reply names the app only to its own user (and root).
     public func request(_ p: RequestIntentParameters, peer: Peer) throws(VarlinkError) -> RequestIntentReply {
-        let (reply, actions) = try machine.request(operation: p.operation, now: .now)
+        var (reply, actions) = try machine.request(operation: p.operation, now: .now)
         logger.info("intent requested", metadata: ["intent": "\(reply.intent)", "peer": "\(peer)"])
         apply(actions)
+        if let owner = machine.open.flatMap({ machine.subscribers[$0.token] }), owner.uid != peer.uid, peer.uid != 0 {
+            reply.app = nil
+        }
         return reply
+    }
+
+    // MARK: Preferences
+
+    /// Takes every user's preferences, as read from the file at start.
+    public func loadPreferences(_ all: [UInt32: UserPreferences]) {
+        machine.loadPreferences(all)
+        apply([])
+    }
+
+    /// `GetPreferences`: the caller's own.
+    public func preferences(for peer: Peer) -> Preferences {
+        machine.preferences(uid: peer.uid).wire(defaultSensitivity: settings.sensitivity)
+    }
+
+    /// `SetPreferences` for the caller's own user: in force at once (the sensor stops or starts, the
+    /// detector follows). Returns what to write to the file, or nil when nothing changed.
+    public func setPreferences(_ p: SetPreferencesParameters, peer: Peer) throws(VarlinkError) -> (
+        preferences: Preferences, save: (all: [UInt32: UserPreferences], generation: UInt64)?
+    ) {
+        let old = machine.preferences(uid: peer.uid)
+        let new = old.applying(p)
+        guard new != old else { return (new.wire(defaultSensitivity: settings.sensitivity), nil) }
+        if old.isDefault, machine.preferences.count >= PreferenceFile.maximumUsers {
+            throw .limitReached("preferences")
+        }
+        machine.setPreferences(new, uid: peer.uid)
+        preferenceGeneration += 1
+        logger.info(
+            "preferences changed",
+            metadata: [
+                "peer": "\(peer)", "shakeToUndo": "\(new.shakeToUndo)",
+                "sensitivity": "\(new.sensitivity?.rawValue ?? "default")",
+            ])
+        apply([])
+        return (new.wire(defaultSensitivity: settings.sensitivity), (machine.preferences, preferenceGeneration))
     }
 
     // MARK: Monitors and the agent
@@ -175,7 +229,7 @@ public actor UndoCoordinator {
     /// Counts samples read, for status.
     public func samplesRead(_ count: Int) { sensor.samplesRead += count }
 
-    /// `GetStatus`.
+    /// `GetStatus`, in full: for the daemon itself (systemd's status line).
     public func status() -> ServiceStatus {
         ServiceStatus(
             sensor: sensor.description, sensorActive: sensor.active, samplesRead: sensor.samplesRead,
@@ -185,17 +239,46 @@ public actor UndoCoordinator {
             agent: machine.agent != nil)
     }
 
-    /// Cancels the open prompt (the app is told): the daemon is stopping.
-    public func shutdown() {
+    /// `GetStatus` for a caller: the app in front and the open intent only when the caller may
+    /// monitor, or they belong to its own user.
+    public func status(for peer: Peer, mayMonitor: Bool) -> ServiceStatus {
+        var status = status()
+        guard !mayMonitor else { return status }
+        if machine.currentContext?.uid != peer.uid { status.currentApp = nil }
+        if machine.open.flatMap({ machine.subscribers[$0.token]?.uid }) != peer.uid { status.openIntent = nil }
+        return status
+    }
+
+    /// logind's seat changed hands (or logind is absent: `.anyone`).
+    public func seatChanged(_ policy: SeatPolicy) {
+        guard policy != machine.seat else { return }
+        logger.notice("seat changed; only its active user's apps may hold the context", metadata: ["seat": "\(policy)"])
+        apply(machine.seatChanged(policy, now: .now))
+    }
+
+    /// Answers at once: for the watchdog, which times this.
+    public func respond() -> Bool { true }
+
+    /// Cancels the open prompt and waits until its app and agent have been handed the cancellation
+    /// (each write taken by the kernel, or its connection gone): the daemon is stopping.
+    public func shutdown() async {
+        finalWrites = []
         apply(machine.shutdown(now: .now))
         timer?.cancel()
         demand.finish()
+        let writes = finalWrites ?? []
+        finalWrites = nil
+        // A client that stopped reading can't hold the shutdown up for more than two seconds.
+        _ = await withTimeout(.seconds(2)) { for write in writes { try? await write.get() } }
     }
 
-    /// Blocks this actor's thread for an hour: only for the watchdog test (SHAKED_TEST_STALL_AFTER).
-    public func stallForTesting() {
-        sleep(3600)
-    }
+    #if DEBUG
+        /// Blocks this actor's thread for an hour: only for the watchdog test (SHAKED_TEST_STALL_AFTER),
+        /// and only in debug builds.
+        public func stallForTesting() {
+            sleep(3600)
+        }
+    #endif
 
     // MARK: Carrying out actions
 
@@ -203,7 +286,9 @@ public actor UndoCoordinator {
         for action in actions {
             switch action {
             case .event(let token, let event):
-                outboxes[token]?.yield(codec.reply(SubscribeReply(token: token, event: event), continues: true))
+                if let write = outboxes[token]?.yield(codec.reply(SubscribeReply(token: token, event: event), continues: true)) {
+                    finalWrites?.append(write)
+                }
             case .agentPrompt(let prompt):
                 send(toAgent: RegisterAgentReply(token: machine.agent?.token ?? "", prompt: prompt))
             case .agentClosed(let intent):
@@ -222,7 +307,7 @@ public actor UndoCoordinator {
     }
 
     private func send(toAgent reply: RegisterAgentReply) {
-        agentOutbox?.yield(codec.reply(reply, continues: true))
+        if let write = agentOutbox?.yield(codec.reply(reply, continues: true)) { finalWrites?.append(write) }
     }
 
     private func broadcast(_ event: MonitorEvent) {
@@ -232,6 +317,7 @@ public actor UndoCoordinator {
     }
 
     private func updateDemand() {
+        contextSensitivity.set(machine.contextSensitivity)
         let wanted = machine.wantsSensor
         guard wanted != demandSent else { return }
         demandSent = wanted
@@ -243,11 +329,11 @@ public actor UndoCoordinator {
         guard deadline != timerDeadline else { return }
         timerDeadline = deadline
         timer?.cancel()
+        timer = nil
         guard let deadline else { return }
-        timer = Task { [weak self] in
-            try? await Task.sleep(until: deadline, clock: .continuous)
-            guard !Task.isCancelled else { return }
-            await self?.tick()
+        let delay = max(deadline - .now, .zero)
+        timer = MultiThreadedEventLoopGroup.singleton.next().scheduleTask(in: TimeAmount(delay)) { [weak self] in
+            Task { await self?.tick() }
         }
     }
 

@@ -2,7 +2,6 @@ import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
-import Synchronization
 import UndoProtocol
 
 #if canImport(Glibc)
@@ -27,20 +26,18 @@ public struct VarlinkServer: Service {
     let endpoint: Endpoint
     let coordinator: UndoCoordinator
     let context: ServerContext
-    let limits: ServiceLimits
     let logger: Logger
     let onListening: @Sendable () -> Void
-    private let connections = ConnectionCounter()
 
-    /// Creates the server; `onListening` runs once the socket accepts connections.
+    /// Creates the server; `onListening` runs once the socket accepts connections. The limits are the
+    /// context's, read for each new connection and call, so a reload applies them.
     public init(
-        endpoint: Endpoint, coordinator: UndoCoordinator, context: ServerContext, limits: ServiceLimits,
+        endpoint: Endpoint, coordinator: UndoCoordinator, context: ServerContext,
         logger: Logger, onListening: @escaping @Sendable () -> Void = {}
     ) {
         self.endpoint = endpoint
         self.coordinator = coordinator
         self.context = context
-        self.limits = limits
         self.logger = logger
         self.onListening = onListening
     }
@@ -54,9 +51,8 @@ public struct VarlinkServer: Service {
             try await withThrowingDiscardingTaskGroup { group in
                 group.addTask {
                     try? await gracefulShutdown()
+                    // Cancels the open prompt and waits until its app and agent have been sent that.
                     await coordinator.shutdown()
-                    // Let the connections' writers flush the cancellations just queued.
-                    try? await Task.sleep(for: .milliseconds(50))
                     throw Stopping()
                 }
                 group.addTask {
@@ -77,31 +73,35 @@ public struct VarlinkServer: Service {
 
     private struct Stopping: Error {}
 
-    /// Whether every SwiftNIO event loop runs a task within a second (for the watchdog).
-    public static func eventLoopsRespond() async -> Bool {
-        for loop in MultiThreadedEventLoopGroup.singleton.makeIterator() {
-            let answered = loop.submit { true }
-            let timeout = loop.scheduleTask(in: .seconds(1)) {}
-            defer { timeout.cancel() }
-            guard (try? await answered.get()) == true else { return false }
+    /// The first SwiftNIO event loop (by index) that doesn't run a task within `timeout`; nil when
+    /// every one does. For the watchdog.
+    public static func stuckEventLoop(timeout: Duration) async -> Int? {
+        for (index, loop) in MultiThreadedEventLoopGroup.singleton.makeIterator().enumerated() {
+            let answered = await withTimeout(timeout) { (try? await loop.submit { true }.get()) == true }
+            guard answered == true else { return index }
         }
-        return true
+        return nil
     }
 
     private func bind() async throws -> NIOAsyncChannel<Accepted, Never> {
-        let maximumLength = limits.messageSize
+        let context = self.context
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             // Calls are a few hundred bytes: start reads small, so a thousand idle subscribers
             // don't each hold a 2 KiB receive buffer. Reads still grow up to 64 KiB when needed.
             .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 512, maximum: 65536))
         let initializer: @Sendable (any Channel) -> EventLoopFuture<Accepted> = { channel in
-            Accepted.make(channel, maximumLength: maximumLength)
+            Accepted.make(channel, maximumLength: context.limits().messageSize)
         }
         switch endpoint {
         case .path(let path, let mode, let group):
-            let server = try await bootstrap.bind(
-                unixDomainSocketPath: path, cleanupExistingSocketFile: true, childChannelInitializer: initializer)
+            let server: NIOAsyncChannel<Accepted, Never>
+            do {
+                server = try await bootstrap.bind(
+                    unixDomainSocketPath: path, cleanupExistingSocketFile: true, childChannelInitializer: initializer)
+            } catch {
+                throw ServerError(message: "can't listen on \(path): \(error); check socket.path or --socket")
+            }
             if let mode, chmod(path, mode_t(mode)) != 0 {
                 throw ServerError(message: "can't set mode \(String(mode, radix: 8)) on \(path): errno \(errno)")
             }
@@ -117,32 +117,42 @@ public struct VarlinkServer: Service {
     private func serve(_ accepted: Accepted) async {
         let peer = accepted.peer
         let codec = VarlinkCodec()
-        guard connections.acquire(uid: peer.uid, limit: limits.connectionsPerUser) else {
-            logger.notice("connection refused: limit per user", metadata: ["peer": "\(peer)"])
-            try? await accepted.channel.executeThenClose { _, outbound in
-                try await outbound.write(codec.reply(error: .limitReached("connections-per-user")))
+        let limits = context.limits()
+        if let limit = context.ledger.open(uid: peer.uid, limits: limits) {
+            logger.notice("connection refused: limit reached", metadata: ["peer": "\(peer)", "limit": "\(limit)"])
+            let outbox = Outbox(channel: accepted.channel.channel)
+            try? await accepted.channel.executeThenClose { _ in
+                try await outbox.yield(codec.reply(error: .limitReached(limit))).get()
             }
             return
         }
-        defer { connections.release(uid: peer.uid) }
-        let outbox = Outbox(channel: accepted.channel.channel)
-        var session = ConnectionSession(
-            peer: peer, outbox: outbox, coordinator: coordinator, server: context,
-            callsPerSecond: limits.callsPerSecond)
+        defer { context.ledger.close(uid: peer.uid) }
+        let channel = accepted.channel.channel
+        let outbox = Outbox(channel: channel)
+        var session = ConnectionSession(peer: peer, outbox: outbox, coordinator: coordinator, server: context)
+        // A connection that completes no call in time is closed: it would only hold a slot.
+        let idle = channel.eventLoop.scheduleTask(in: TimeAmount(limits.idleTimeout)) {
+            channel.close(promise: nil)
+        }
         do {
             // One task per connection: replies are written straight to the channel (see Outbox).
-            try await accepted.channel.executeThenClose { inbound, _ in
+            try await accepted.channel.executeThenClose { inbound in
                 do {
-                    for try await message in inbound { await session.handle(message) }
+                    for try await message in inbound {
+                        idle.cancel()
+                        await session.handle(message)
+                    }
                 } catch let error as FrameTooLong {
                     logger.notice("message too long, closing", metadata: ["peer": "\(peer)"])
                     outbox.yield(codec.reply(error: .limitReached("message-size (\(error.maximumLength) bytes)")))
                 } catch {
                     logger.debug("connection ended", metadata: ["peer": "\(peer)", "error": "\(error)"])
                 }
+                idle.cancel()
                 await session.close()
             }
         } catch {
+            idle.cancel()
             await session.close()
             logger.debug("connection closed", metadata: ["peer": "\(peer)", "error": "\(error)"])
         }
@@ -161,50 +171,30 @@ public struct ServerError: Error, CustomStringConvertible {
 
 /// A connection accepted, with who is at the other end.
 struct Accepted: Sendable {
-    let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+    /// Inbound messages only: replies go straight to the channel through ``Outbox``, so no
+    /// outbound writer is kept per connection.
+    let channel: NIOAsyncChannel<ByteBuffer, Never>
     let peer: Peer
 
-    /// Sets up framing and reads the peer's credentials (SO_PEERCRED).
+    /// Sets up framing and reads the peer's credentials (SO_PEERCRED) and groups (SO_PEERGROUPS).
     static func make(_ channel: any Channel, maximumLength: Int) -> EventLoopFuture<Accepted> {
         guard let provider = channel as? any SocketOptionProvider else {
             return channel.eventLoop.makeFailedFuture(ServerError(message: "connection has no socket options"))
         }
         let credentials: EventLoopFuture<PeerCredentials> = provider.unsafeGetSocketOption(
             level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
-        return credentials.flatMapThrowing { credentials in
+        let groups: EventLoopFuture<PeerGroups> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERGROUPS))
+        // More groups than the buffer holds (ERANGE): only the primary group counts.
+        let supplementary = groups.map(\.groups).recover { _ in [] }
+        return credentials.and(supplementary).flatMapThrowing { credentials, supplementary in
             try channel.pipeline.syncOperations.addHandler(
                 ByteToMessageHandler(NULFrameDecoder(maximumLength: maximumLength)))
-            try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(NULFrameEncoder()))
-            let wrapped = try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-            return Accepted(channel: wrapped, peer: .of(uid: credentials.uid, gid: credentials.gid, pid: credentials.pid))
-        }
-    }
-}
-
-/// `struct ucred` from SO_PEERCRED, laid out the same.
-struct PeerCredentials: Sendable {
-    var pid: Int32 = 0
-    var uid: UInt32 = 0
-    var gid: UInt32 = 0
-}
-
-/// Open connections per user, for the per-user limit.
-final class ConnectionCounter: Sendable {
-    private let counts = Mutex<[UInt32: Int]>([:])
-
-    func acquire(uid: UInt32, limit: Int) -> Bool {
-        counts.withLock { counts in
-            let current = counts[uid, default: 0]
-            guard current < limit else { return false }
-            counts[uid] = current + 1
-            return true
-        }
-    }
-
-    func release(uid: UInt32) {
-        counts.withLock { counts in
-            counts[uid, default: 1] -= 1
-            if counts[uid] == 0 { counts[uid] = nil }
+            // No MessageToByteHandler: Outbox appends the NUL, so no encoder buffer stays per connection.
+            let wrapped = try NIOAsyncChannel<ByteBuffer, Never>(wrappingChannelSynchronously: channel)
+            let peer = Peer(
+                pid: credentials.pid, uid: credentials.uid, groups: Set(supplementary).union([credentials.gid]))
+            return Accepted(channel: wrapped, peer: peer)
         }
     }
 }

@@ -12,6 +12,9 @@ public enum AccessAction: String, Sendable, CaseIterable {
     case monitor
     /// Register a prompt agent that draws every prompt and answers it (`RegisterAgent`).
     case agent
+    /// Hold the current context, so shakes go to one's apps. With logind, only the user of the active
+    /// session on the seat may, whatever the rule says; without logind (a container) the rule decides.
+    case context
 }
 
 /// Who may do one action: user names and group names (or numeric ids); `"*"` in either list means anyone.
@@ -47,16 +50,20 @@ public struct AccessPolicy: Sendable, Equatable {
     public var monitor: AccessRule
     /// Who may register a prompt agent. Default: the `input` group (the phone shell's user).
     public var agent: AccessRule
+    /// Who may hold the current context. Default: anyone (logind then narrows it to the seat's user).
+    public var context: AccessRule
 
     /// Creates a policy with the documented defaults.
     public init(
         subscribe: AccessRule = AccessRule(users: ["*"]), request: AccessRule = AccessRule(groups: ["input"]),
-        monitor: AccessRule = AccessRule(groups: ["input"]), agent: AccessRule = AccessRule(groups: ["input"])
+        monitor: AccessRule = AccessRule(groups: ["input"]), agent: AccessRule = AccessRule(groups: ["input"]),
+        context: AccessRule = AccessRule(users: ["*"])
     ) {
         self.subscribe = subscribe
         self.request = request
         self.monitor = monitor
         self.agent = agent
+        self.context = context
     }
 
     /// The rule for an action.
@@ -67,6 +74,7 @@ public struct AccessPolicy: Sendable, Equatable {
             case .request: request
             case .monitor: monitor
             case .agent: agent
+            case .context: context
             }
         }
         set {
@@ -75,6 +83,7 @@ public struct AccessPolicy: Sendable, Equatable {
             case .request: request = newValue
             case .monitor: monitor = newValue
             case .agent: agent = newValue
+            case .context: context = newValue
             }
         }
     }

@@ -47,7 +47,9 @@ public struct ConfigurationProblem: Error, Sendable, Hashable, CustomStringConve
         self.message = message
     }
 
-    /// `FILE:LINE: key: message`, the form compilers use, so editors can jump to it.
+    /// `FILE:LINE: key: message`, the form compilers use, so editors can jump to it. Control
+    /// characters and bidi overrides (a key such as `"\u001b[2J"` quotes the file) are shown as
+    /// `\u{1b}`, so that a file cannot write to the terminal or the log that shows the problem.
     public var description: String {
         var text = file
         if let line {
@@ -56,7 +58,19 @@ public struct ConfigurationProblem: Error, Sendable, Hashable, CustomStringConve
         }
         text += ": "
         if let key { text += "\(key): " }
-        return text + message
+        return Self.escaped(text + message)
+    }
+
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            let hidden =
+                value < 0x20 || (0x7F...0x9F).contains(value) || (0x200E...0x200F).contains(value)
+                || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+            out += hidden ? "\\u{\(String(value, radix: 16))}" : String(scalar)
+        }
+        return out
     }
 }
 

@@ -1,4 +1,4 @@
-/// Finds the line of a table or key in a TOML text, for problems that TOMLKit gives no position for.
+/// Finds the line of a table or key in a TOML text, for problems found after parsing (unknown keys, bad values).
 ///
 /// A light scan, not a parser: it follows `[table]` headers, `key =` and `table.key =` lines, and skips
 /// comments, strings, multi-line arrays and multi-line strings. That is enough for configuration files.

@@ -1,5 +1,4 @@
 import ShakeDetection
-import TOMLKit
 
 /// One key of the configuration file: its table, how its value is checked and stored, how it is written.
 ///
@@ -17,14 +16,14 @@ struct SettingKey {
     /// The key inside its table, such as `timeout`.
     let name: String
     /// Checks a value and stores it in the settings.
-    let read: (any TOMLValueConvertible, inout ShakedSettings) throws(Failure) -> Void
+    let read: (TOMLValue, inout ShakedSettings) throws(Failure) -> Void
     /// The effective value as a TOML literal.
     let render: (ShakedSettings) -> String
 
     /// `table.name`.
     var dotted: String { "\(table).\(name)" }
 
-    static func wrongType(_ value: any TOMLValueConvertible, _ wanted: String) -> Failure {
+    static func wrongType(_ value: TOMLValue, _ wanted: String) -> Failure {
         Failure(code: .wrongType, message: "must be \(wanted), not a \(value.type)")
     }
 
@@ -147,7 +146,7 @@ struct SettingKey {
             }, render: { String(effective($0.detector.configuration)) })
     }
 
-    static func finiteNumber(_ value: any TOMLValueConvertible, unit: String) throws(Failure) -> Double {
+    static func finiteNumber(_ value: TOMLValue, unit: String) throws(Failure) -> Double {
         guard let number = value.double ?? value.int.map(Double.init) else {
             throw wrongType(value, unit.isEmpty ? "a number" : "a number (\(unit))")
         }

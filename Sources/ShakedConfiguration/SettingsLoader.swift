@@ -1,5 +1,3 @@
-import TOMLKit
-
 extension ShakedSettings {
     /// Reads the configuration: `configFile` alone when given (`--config FILE`), else
     /// `<etcDirectory>/shaked.conf` (the defaults when it does not exist) and then every
@@ -63,22 +61,19 @@ struct Layers {
     mutating func apply(_ text: String, file: String) {
         let root: TOMLTable
         do {
-            root = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
+            root = try TOMLParser.parse(text)
+        } catch {
             problems.append(
                 ConfigurationProblem(
-                    .syntax, file: file, line: error.source.begin.line, column: error.source.begin.column,
-                    "\(error.description); this is not valid TOML (see https://toml.io)"))
-            return
-        } catch {
-            problems.append(ConfigurationProblem(.syntax, file: file, "\(error)"))
+                    .syntax, file: file, line: error.line, column: error.column,
+                    "\(error.message); this is not valid TOML (see https://toml.io)"))
             return
         }
         let locator = KeyLocator(text: text)
         let schema = SettingKey.all
         for (tableName, value) in root {
             guard SettingKey.tables.contains(tableName) else {
-                problems.append(unknownTopLevel(tableName, isTable: value.type == .table, file, locator, schema))
+                problems.append(unknownTopLevel(tableName, isTable: value.table != nil, file, locator, schema))
                 continue
             }
             guard let table = value.table else {

@@ -1,5 +1,4 @@
 import ShakeDetection
-import TOMLKit
 
 extension SettingKey {
     /// The tables of the file, in the order they are documented and described.
@@ -36,11 +35,22 @@ extension SettingKey {
             keys.append(names("access", "\(action.rawValue)-groups", \.access[action].groups))
         }
         keys += [
+            integer("limits", "connections", \.limits.connections, ShakedSettings.Limits.connectionsRange),
             integer(
                 "limits", "connections-per-user", \.limits.connectionsPerUser,
                 ShakedSettings.Limits.connectionsPerUserRange),
             integer("limits", "subscriptions", \.limits.subscriptions, ShakedSettings.Limits.subscriptionsRange),
+            integer(
+                "limits", "subscriptions-per-user", \.limits.subscriptionsPerUser,
+                ShakedSettings.Limits.subscriptionsPerUserRange),
+            integer(
+                "limits", "subscriptions-per-connection", \.limits.subscriptionsPerConnection,
+                ShakedSettings.Limits.subscriptionsPerConnectionRange),
             integer("limits", "calls-per-second", \.limits.callsPerSecond, ShakedSettings.Limits.callsPerSecondRange),
+            integer(
+                "limits", "calls-per-second-per-user", \.limits.callsPerSecondPerUser,
+                ShakedSettings.Limits.callsPerSecondPerUserRange),
+            number("limits", "idle-timeout", \.limits.idleTimeout, ShakedSettings.Limits.idleTimeouts, unit: "seconds"),
             choice("log", "level", \.log.level),
         ]
         return keys

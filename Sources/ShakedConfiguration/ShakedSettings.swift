@@ -94,30 +94,60 @@ extension ShakedSettings {
         }
     }
 
-    /// `[limits]`: what one user or connection may use, so no app can exhaust the daemon.
+    /// `[limits]`: what one user or connection may use, so no app can exhaust the daemon. All apply
+    /// on reload to new connections and calls; what is already open stays.
     public struct Limits: Sendable, Equatable {
+        /// Open connections in total (`connections`), kept below the descriptor limit.
+        public var connections: Int
         /// Open connections per user id (`connections-per-user`).
         public var connectionsPerUser: Int
         /// Subscriptions in total, over all users (`subscriptions`).
         public var subscriptions: Int
+        /// Subscriptions per user id (`subscriptions-per-user`).
+        public var subscriptionsPerUser: Int
+        /// Subscriptions per connection (`subscriptions-per-connection`).
+        public var subscriptionsPerConnection: Int
         /// Calls per second on one connection (`calls-per-second`); more are refused with `LimitReached`.
         public var callsPerSecond: Int
+        /// Calls per second per user id over all its connections (`calls-per-second-per-user`).
+        public var callsPerSecondPerUser: Int
+        /// Seconds a connection may stay open without completing a call (`idle-timeout`).
+        public var idleTimeout: Double
 
         /// The largest message, in bytes, before its NUL terminator. Fixed, not configurable: every
         /// message of the interface is far smaller, and the cap bounds the memory of a connection.
         public static let messageSize = 64 * 1024
+        /// The allowed total connections.
+        public static let connectionsRange: ClosedRange<Int> = 1...65536
         /// The allowed connections per user.
         public static let connectionsPerUserRange: ClosedRange<Int> = 1...4096
         /// The allowed total subscriptions.
         public static let subscriptionsRange: ClosedRange<Int> = 1...65536
+        /// The allowed subscriptions per user.
+        public static let subscriptionsPerUserRange: ClosedRange<Int> = 1...65536
+        /// The allowed subscriptions per connection.
+        public static let subscriptionsPerConnectionRange: ClosedRange<Int> = 1...256
         /// The allowed calls per second per connection.
         public static let callsPerSecondRange: ClosedRange<Int> = 1...10000
+        /// The allowed calls per second per user.
+        public static let callsPerSecondPerUserRange: ClosedRange<Int> = 1...100000
+        /// The allowed idle timeouts, in seconds.
+        public static let idleTimeouts: ClosedRange<Double> = 1...3600
 
-        /// Creates limits: 64 connections per user, 1024 subscriptions, 50 calls a second per connection.
-        public init(connectionsPerUser: Int = 64, subscriptions: Int = 1024, callsPerSecond: Int = 50) {
+        /// Creates limits with the documented defaults.
+        public init(
+            connections: Int = 256, connectionsPerUser: Int = 32, subscriptions: Int = 1024,
+            subscriptionsPerUser: Int = 64, subscriptionsPerConnection: Int = 4, callsPerSecond: Int = 50,
+            callsPerSecondPerUser: Int = 200, idleTimeout: Double = 10
+        ) {
+            self.connections = connections
             self.connectionsPerUser = connectionsPerUser
             self.subscriptions = subscriptions
+            self.subscriptionsPerUser = subscriptionsPerUser
+            self.subscriptionsPerConnection = subscriptionsPerConnection
             self.callsPerSecond = callsPerSecond
+            self.callsPerSecondPerUser = callsPerSecondPerUser
+            self.idleTimeout = idleTimeout
         }
     }
 

@@ -4,12 +4,15 @@ import Logging
     import Glibc
 #endif
 
-/// A swift-log handler for a system service: journal-style lines on stderr.
+/// A swift-log handler for a system service: structured journal records, or escaped lines on stderr.
 ///
-/// Under systemd (stderr connected to the journal, as `JOURNAL_STREAM` shows) each line starts with its
-/// syslog priority, `<6>message key=value`, so `journalctl -p warning` filters by level; elsewhere lines
-/// are plain and timestamped (see ``LogLine``). Each record is written with a single `write(2)`, so
-/// lines from different threads never interleave.
+/// Under systemd (stderr connected to the journal, as `JOURNAL_STREAM` shows) each record goes to the
+/// journal with `sd_journal_sendv(3)` (``JournalRecord``): the message in `MESSAGE=` with its priority,
+/// and each metadata value, such as an app's name, in a field of its own (`SHAKED_APP=`), so nothing a
+/// client sent can forge a record. Should the journal socket fail, the record falls back to a
+/// `<6>message key=value` line on stderr. Elsewhere lines are plain and timestamped (see ``LogLine``),
+/// with control and bidi characters escaped. Each line is written with a single `write(2)`, so lines
+/// from different threads never interleave.
 ///
 /// ```swift
 /// let format = LogLine.format()
@@ -53,6 +56,11 @@ public struct JournalLogHandler: LogHandler {
         if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
         if let own = event.metadata { merged.merge(own) { $1 } }
         if let error = event.error { merged["error"] = .string("\(error)") }
+        if format == .journal {
+            let record = JournalRecord(
+                level: event.level, identifier: label, message: event.message.description, metadata: merged)
+            if record.send() { return }
+        }
         let text = LogLine.render(
             format: format, level: event.level, label: label, message: event.message.description, metadata: merged)
         Self.write(text, to: fileDescriptor)

@@ -8,7 +8,8 @@ import Logging
 public enum LogLine {
     /// The two shapes of a line.
     public enum Format: Sendable, Hashable {
-        /// `<6>message key=value`: journald reads the priority from the prefix and adds the time and unit.
+        /// Stderr is the journal's: records go to the journal natively (``JournalRecord``); should that
+        /// fail, as `<6>message key=value` lines, whose prefix journald reads as the priority.
         case journal
         /// `2026-11-21T10:00:00.123 info shaked: message key=value`, in local time, for a terminal or a file.
         case plain
@@ -46,8 +47,8 @@ public enum LogLine {
         format: Format, level: Logger.Level, label: String, message: String, metadata: Logger.Metadata,
         timestamp: @autoclosure () -> String = timestamp()
     ) -> String {
-        let fields = metadata.keys.sorted().map { "\($0)=\(value(metadata[$0]!))" }.joined(separator: " ")
-        var lines = message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let fields = metadata.keys.sorted().map { "\(escaped($0))=\(value(metadata[$0]!))" }.joined(separator: " ")
+        var lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { escaped(String($0)) }
         if !fields.isEmpty { lines[lines.count - 1] += lines[lines.count - 1].isEmpty ? fields : " " + fields }
         switch format {
         case .journal:
@@ -59,26 +60,58 @@ public enum LogLine {
         }
     }
 
-    /// A metadata value: plain when it has no spaces, quotes or `=`, else quoted with escapes.
+    /// A metadata value: plain when it has no spaces, quotes, `=` or characters that need escaping,
+    /// else quoted, with `"` and `\\` escaped and every character ``escaped(_:)`` escapes.
     static func value(_ value: Logger.Metadata.Value) -> String {
         let text = plainText(value)
-        guard text.isEmpty || text.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" || $0.isNewline }) else {
+        guard text.isEmpty || text.unicodeScalars.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" || $0 == "\\" || needsEscape($0) })
+        else {
             return text
         }
         var quoted = "\""
-        for c in text {
-            switch c {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "\"": quoted += "\\\""
             case "\\": quoted += "\\\\"
-            case "\n": quoted += "\\n"
-            default: quoted.append(c)
+            default: appendEscaped(scalar, to: &quoted)
             }
         }
         return quoted + "\""
     }
 
+    /// `text` safe to show on a terminal or in a plain log line: control characters (NUL, CR, LF, ESC,
+    /// DEL, C1), bidirectional formatting characters and line separators are written as `\u{…}` (LF
+    /// as `\n`), so no text can start a forged line, move the cursor or reorder what a reader sees.
+    public static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars { appendEscaped(scalar, to: &result) }
+        return result
+    }
+
+    /// Whether a scalar is written escaped: Unicode Cc, bidi formatting, line and paragraph separators.
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029:
+            true
+        default: false
+        }
+    }
+
+    private static func appendEscaped(_ scalar: Unicode.Scalar, to result: inout String) {
+        guard needsEscape(scalar) else {
+            result.unicodeScalars.append(scalar)
+            return
+        }
+        if scalar == "\n" {
+            result += "\\n"
+        } else {
+            result += "\\u{" + String(scalar.value, radix: 16) + "}"
+        }
+    }
+
     /// A metadata value's text, with arrays and dictionaries spelt out; quoting happens once, outside.
-    private static func plainText(_ value: Logger.Metadata.Value) -> String {
+    static func plainText(_ value: Logger.Metadata.Value) -> String {
         switch value {
         case .string(let string): string
         case .stringConvertible(let convertible): convertible.description

@@ -1,5 +1,3 @@
-import Foundation
-
 /// One labelled shake: an interval on the trace's time axis, in seconds.
 public struct LabelledInterval: Sendable, Hashable, Codable {
     /// When the shake starts.
@@ -24,13 +22,8 @@ public enum Labels {
 
     /// Reads a labels file, checking every line.
     public static func read(path: String) throws(TraceError) -> [LabelledInterval] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason =
-                FileManager.default.fileExists(atPath: path)
-                ? "cannot be read (check its permissions)" : "does not exist"
-            throw TraceError(.unreadable, path: path, "the labels file \(reason)")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
+        let bytes = try TraceFile.contents(of: path, what: "the labels file")
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw TraceError(.badLabel, path: path, "the labels file is not valid text (UTF-8)")
         }
         return try parse(text, path: path)
@@ -45,13 +38,14 @@ public enum Labels {
         for (index, line) in lines.enumerated() {
             let number = index + 1
             let fields = line.split(separator: " ", omittingEmptySubsequences: false)
-            guard fields.count == 2, let start = Double(fields[0]), let end = Double(fields[1]) else {
+            guard fields.count == 2, let start = decimal(fields[0]), let end = decimal(fields[1]) else {
                 throw TraceError(
                     .badLabel, path: path, line: number,
-                    "expected \"start end\" (two numbers in seconds, one space), found \"\(line.prefix(40))\"")
+                    "expected \"start end\" (two numbers in seconds, one space), found \(quoted(line, 40))")
             }
-            guard start.isFinite, end.isFinite, start >= 0 else {
-                throw TraceError(.badLabel, path: path, line: number, "start and end must be finite and start ≥ 0")
+            guard start.isFinite, end.isFinite, start >= 0, end <= TraceReader.timeLimit else {
+                throw TraceError(
+                    .badLabel, path: path, line: number, "start and end must be finite, start ≥ 0 and end ≤ 1e9 s")
             }
             guard start < end else {
                 throw TraceError(.badLabel, path: path, line: number, "start \(start) is not before end \(end)")

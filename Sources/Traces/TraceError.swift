@@ -38,3 +38,19 @@ public struct TraceError: Error, Sendable, Hashable, CustomStringConvertible {
         return "\(path): \(message)"
     }
 }
+
+/// Text from a file, quoted for an error message: at most `limit` characters (then `…`), with
+/// control characters, escape sequences and bidi overrides shown as `\u{..}` so that a hostile
+/// file cannot write to the terminal or the log that shows the message.
+func quoted(_ text: some StringProtocol, _ limit: Int = 30, quotes: Bool = true) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars.prefix(limit) {
+        let value = scalar.value
+        let isControl = value < 0x20 || (0x7F...0x9F).contains(value)
+        let isBidi = (0x200E...0x200F).contains(value) || (0x202A...0x202E).contains(value)
+            || (0x2066...0x2069).contains(value)
+        out += isControl || isBidi ? "\\u{\(String(value, radix: 16))}" : String(scalar)
+    }
+    if text.unicodeScalars.count > limit { out += "…" }
+    return quotes ? "\"\(out)\"" : out
+}

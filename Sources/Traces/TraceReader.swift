@@ -1,4 +1,3 @@
-import Foundation
 import ShakeDetection
 
 /// Streams the samples of a trace file (`t,x,y,z` CSV) without loading it whole.
@@ -36,7 +35,7 @@ public struct TraceReader: Sequence {
         private var lines: LineReader?
         private let path: String
         private var opened = false
-        private var lastTime: Double?
+        private var lastTime: (seconds: Double, timestamp: Int64)?
         /// The error that ended iteration, if any, when iterating with `for in`.
         public private(set) var error: TraceError?
 
@@ -55,7 +54,7 @@ public struct TraceReader: Sequence {
                 guard header.text == "t,x,y,z" else {
                     throw TraceError(
                         .badHeader, path: path, line: 1,
-                        "expected the header line exactly \"t,x,y,z\", found \"\(header.text.prefix(40))\"")
+                        "expected the header line exactly \"t,x,y,z\", found \(quoted(header.text, 40))")
                 }
             }
             guard var reader = lines, let line = try reader.next() else { return nil }
@@ -70,19 +69,21 @@ public struct TraceReader: Sequence {
             var values = (0.0, 0.0, 0.0, 0.0)
             for (i, name) in ["t", "x", "y", "z"].enumerated() {
                 let field = fields[i]
-                guard let v = Double(field) else {
+                guard let v = decimal(field) else {
                     throw TraceError(
-                        .badNumber, path: path, line: line.number, "\(name) is not a number: \"\(field.prefix(30))\"")
+                        .badNumber, path: path, line: line.number, "\(name) is not a number: \(quoted(field))")
                 }
                 guard v.isFinite else {
                     throw TraceError(
-                        .notFinite, path: path, line: line.number, "\(name) is \(field), not a finite number")
+                        .notFinite, path: path, line: line.number,
+                        "\(name) is \(quoted(field, quotes: false)), not a finite number")
                 }
                 let limit = i == 0 ? TraceReader.timeLimit : TraceReader.accelerationLimit
                 guard abs(v) <= limit else {
                     throw TraceError(
                         .outOfRange, path: path, line: line.number,
-                        "\(name) = \(field) is out of range (|\(name)| ≤ \(i == 0 ? "1e9 s" : "10000 m/s²"))")
+                        "\(name) = \(quoted(field, quotes: false)) is out of range "
+                            + "(|\(name)| ≤ \(i == 0 ? "1e9 s" : "10000 m/s²"))")
                 }
                 switch i {
                 case 0: values.0 = v
@@ -91,13 +92,16 @@ public struct TraceReader: Sequence {
                 default: values.3 = v
                 }
             }
-            if let last = lastTime, values.0 <= last {
+            // Compared as the detector sees time, in whole nanoseconds: 1e-12 s later is not later.
+            let sample = Sample(seconds: values.0, x: values.1, y: values.2, z: values.3)
+            if let last = lastTime, sample.timestamp <= last.timestamp {
                 throw TraceError(
                     .timeNotIncreasing, path: path, line: line.number,
-                    "t = \(fields[0]) does not increase (previous row had t = \(last)); t must be strictly increasing")
+                    "t = \(quoted(fields[0], quotes: false)) does not increase (previous row had t = \(last.seconds)); "
+                        + "t must be strictly increasing, by at least 1 ns")
             }
-            lastTime = values.0
-            return Sample(seconds: values.0, x: values.1, y: values.2, z: values.3)
+            lastTime = (values.0, sample.timestamp)
+            return sample
         }
 
         /// The next sample; on a problem, stores it in ``error`` and ends iteration.
@@ -118,7 +122,7 @@ struct LineReader {
         var text: Substring
     }
 
-    private let handle: FileHandle
+    private let file: TraceFile
     private let path: String
     private var buffer: [UInt8] = []
     private var start = 0
@@ -126,13 +130,7 @@ struct LineReader {
     private var number = 0
 
     init(path: String) throws(TraceError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            let reason =
-                FileManager.default.fileExists(atPath: path)
-                ? "cannot be read (check its permissions)" : "does not exist"
-            throw TraceError(.unreadable, path: path, "the file \(reason)")
-        }
-        self.handle = handle
+        file = try TraceFile(reading: path)
         self.path = path
     }
 
@@ -151,11 +149,9 @@ struct LineReader {
             }
             buffer.removeFirst(start)
             start = 0
-            let chunk: Data?
-            do { chunk = try handle.read(upToCount: 65536) } catch {
-                throw TraceError(.unreadable, path: path, line: number + 1, "read failed: \(error)")
+            do { atEnd = try !file.readMore(into: &buffer, upTo: 65536) } catch {
+                throw TraceError(error.code, path: path, line: number + 1, error.message)
             }
-            if let chunk, !chunk.isEmpty { buffer.append(contentsOf: chunk) } else { atEnd = true }
         }
     }
 
@@ -171,4 +167,12 @@ struct LineReader {
         }
         return Line(number: number, text: Substring(text))
     }
+}
+
+/// A decimal number such as `-9.81` or `1.5e-3`, or `nan` and `inf` (for the callers to refuse as
+/// not finite); nil for anything else, such as hexadecimal (`0x1p3`), which `Double` alone takes.
+func decimal(_ text: Substring) -> Double? {
+    guard let value = Double(text) else { return nil }
+    if value.isFinite, !text.utf8.allSatisfy({ (48...57).contains($0) || "+-.eE".utf8.contains($0) }) { return nil }
+    return value
 }

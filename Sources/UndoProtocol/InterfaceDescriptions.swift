@@ -17,6 +17,25 @@ public enum InterfaceDescriptions {
     # event "perform" -> ReportResult. Anything that ends an open prompt early (focus lost,
     # disconnect, another app taking the context, the timeout) sends event "cancelled" and
     # nothing is performed.
+    #
+    # Field rules. Every string a client sends is checked before it is used, stored or logged;
+    # one that breaks its rule is refused with org.varlink.service.InvalidParameter naming the
+    # field (such as "prompt.title"):
+    # - app: a reverse-DNS id, at most 255 bytes: two or more dot-separated elements of ASCII
+    #   letters, digits, "_" and "-", none empty and none starting with a digit.
+    # - Text a person sees (name, undo, redo, summary, title, message, label): no control
+    #   characters (NUL, CR, LF, ESC, DEL and the rest of Unicode Cc), no bidirectional
+    #   formatting characters (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), no line
+    #   or paragraph separators (U+2028, U+2029), not empty and not only spaces, and at most:
+    #   name 64 characters, undo and redo 32, summary 120, title 80, message 240, label 32
+    #   (and at most 4 bytes a character). The guideline checks (PromptRejected) come after.
+    # - token: 32 lower-case hexadecimal digits; intent: "intent-" and 1 to 20 digits; a prompt
+    #   has at most 8 actions.
+    # - sensitivity: "low", "medium" or "high".
+    # Messages are at most 64 KiB. Calls are counted per connection and per user before they
+    # are parsed; connections and subscriptions are limited per connection, per user and in
+    # total (LimitReached names the limit), and a connection that completes no call within
+    # the idle timeout is closed.
     interface io.shaked.Undo
 
     # What an intent proposes: undo the last action, or redo the last undone one.
@@ -125,6 +144,8 @@ public enum InterfaceDescriptions {
     # Subscribes an app. Call with "more": the first reply carries the token for this
     # subscription and no event; each later reply carries one event for this app.
     # app: a stable identifier, such as "org.example.Notes"; name: shown to people.
+    # Any user allowed to subscribe may; only the user of the active session on the seat
+    # (as logind reports it) can hold the current context and receive shakes.
     method Subscribe(app: string, name: string) -> (token: string, event: ?Event)
 
     # Says whether the app is in the foreground and what it can undo or redo now, by
@@ -147,11 +168,35 @@ public enum InterfaceDescriptions {
 
     # Asks for an intent without a shake (a keyboard-shortcut helper, an accessibility
     # switch, a test). Follows the same flow; needs the "request" permission. With
-    # operation null the service proposes undo if possible, else redo.
-    method RequestIntent(operation: ?Operation) -> (intent: string, app: string)
+    # operation null the service proposes undo if possible, else redo. app names the app the
+    # intent went to only when it belongs to the caller's own user.
+    method RequestIntent(operation: ?Operation) -> (intent: string, app: ?string)
 
     # Reports the sensor, the detector, the subscribers, the last shake and the open prompt.
+    # currentApp and openIntent are given only to callers with the "monitor" permission and to
+    # the user whose app holds the context; others get null.
     method GetStatus() -> (status: Status)
+
+    # The person's own Shake to Undo settings (iOS: Settings > Accessibility > Touch > Shake to
+    # Undo; WCAG 2.5.4 Motion Actuation). Each user has their own; they apply while that user's app
+    # holds the current context.
+    type Preferences (
+      # Whether a shake asks for an undo at all. While the user of the app in context has it off,
+      # the sensor is not read (no wake-ups, no intents from shakes); RequestIntent still works.
+      shakeToUndo: bool,
+      # How firm a shake must be: "low" (a firm shake), "medium" or "high" (a gentle one). The
+      # configured detector.sensitivity until the user chooses.
+      sensitivity: string
+    )
+
+    # The caller's own preferences (by its user id from SO_PEERCRED; no user can read another's).
+    method GetPreferences() -> (preferences: Preferences)
+
+    # Changes the caller's own preferences; a null field stays as it is. Any user may, without
+    # root. The daemon writes them to its state directory ($STATE_DIRECTORY, else /var/lib/shaked)
+    # before it replies, so a change survives a restart, a crash and a reboot; NotSaved says when it
+    # could not. Replies with the preferences now in force.
+    method SetPreferences(shakeToUndo: ?bool, sensitivity: ?string) -> (preferences: Preferences)
 
     # Streams shakes and intent outcomes (call with "more"); needs the "monitor" permission.
     # The first reply, of kind "started", confirms the monitor is registered.
@@ -173,7 +218,9 @@ public enum InterfaceDescriptions {
     # The prompt breaks a guideline. rule names it (title-prefix, title-words,
     # title-capitalization, title-punctuation, title-length, message-sentences,
     # message-length, cancel-missing, cancel-label, cancel-position, button-count,
-    # yes-no-label, destructive-default, operation-missing); detail says what to change.
+    # yes-no-label, action-label, destructive-default, operation-missing); detail says what
+    # to change. action-label: the undo and redo buttons are labelled with the localized word
+    # ("Undo", "Redo"; "실행 취소", "다시 실행"), alone or followed by the action name.
     error PromptRejected (rule: string, detail: string)
 
     # The token is unknown, expired, or belongs to another user.
@@ -195,8 +242,16 @@ public enum InterfaceDescriptions {
     # The caller's user or group may not do this; the configuration decides who may.
     error NotAllowed (action: string)
 
-    # A limit was reached: connections per user, subscriptions, or call rate.
+    # A limit was reached; limit names it: connections, connections-per-user,
+    # subscriptions, subscriptions-per-user, subscriptions-per-connection, call-rate,
+    # call-rate-per-user, message-size, monitors-per-connection, agents or preferences (users
+    # with preferences of their own).
     error LimitReached (limit: string)
+
+    # SetPreferences: the change is in force until the daemon stops, but writing it to the state
+    # directory failed; reason says why (such as "open /var/lib/shaked/preferences.json.tmp:
+    # Permission denied").
+    error NotSaved (reason: string)
     """####
 
     /// `io.shaked.Demo`, from `io.shaked.Demo.varlink`.

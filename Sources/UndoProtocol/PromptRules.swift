@@ -23,7 +23,8 @@ public struct PromptRejected: Error, Sendable, Hashable, CustomStringConvertible
 /// - a message, if any, is short complete sentences (``maximumMessageLength``);
 /// - a Cancel action is present, is labelled Cancel and is leftmost;
 /// - there are two buttons, or three when both undo and redo are offered;
-/// - no button is labelled Yes or No;
+/// - no button is labelled Yes or No, and the undo and redo buttons say what they do ("Undo",
+///   or "Undo" and the action name), so a prompt can't say "Undo" over a button that does otherwise;
 /// - when an action is destructive, Cancel is the default button.
 public enum PromptRules {
     /// Characters a title may have: one line on a 360-pixel-wide phone screen at the
@@ -136,6 +137,17 @@ public enum PromptRules {
                 rule: "yes-no-label",
                 detail: "avoid \"\(action.label)\": label the button with what it does, such as \"Undo\"")
         }
+        for action in actions {
+            guard let operation = action.role.operation else { continue }
+            let word = language.actionLabel(operation)
+            guard isActionLabel(action.label, word: word) else {
+                throw PromptRejected(
+                    rule: "action-label",
+                    detail:
+                        "label the \(operation) button \"\(word)\" or \"\(word)\" and the action name, not \"\(action.label)\""
+                )
+            }
+        }
         if actions.contains(where: \.destructive) {
             guard actions[cancelIndex].preferred, !actions[cancelIndex].destructive,
                 actions.filter(\.preferred).count == 1
@@ -144,6 +156,28 @@ public enum PromptRules {
                     rule: "destructive-default", detail: "with a destructive action, make Cancel the one default button"
                 )
             }
+        }
+    }
+}
+
+extension PromptRules {
+    /// Whether a button label says the operation it performs: the localized word ("Undo",
+    /// "실행 취소") alone, or followed by a one- or two-word action name ("Undo Typing").
+    static func isActionLabel(_ label: String, word: String) -> Bool {
+        if label == word { return true }
+        guard label.hasPrefix(word + " ") else { return false }
+        let name = label.dropFirst(word.count + 1).split(separator: " ", omittingEmptySubsequences: false)
+        return (1...2).contains(name.count) && name.allSatisfy { !$0.isEmpty }
+    }
+}
+
+extension Role {
+    /// The operation a button performs; nil for Cancel.
+    public var operation: Operation? {
+        switch self {
+        case .cancel: nil
+        case .undo: .undo
+        case .redo: .redo
         }
     }
 }

@@ -16,6 +16,8 @@ public enum UndoInterface {
         case getStatus = "io.shaked.Undo.GetStatus"
         case monitor = "io.shaked.Undo.Monitor"
         case registerAgent = "io.shaked.Undo.RegisterAgent"
+        case getPreferences = "io.shaked.Undo.GetPreferences"
+        case setPreferences = "io.shaked.Undo.SetPreferences"
         case demoShake = "io.shaked.Demo.Shake"
         case getInfo = "org.varlink.service.GetInfo"
         case getInterfaceDescription = "org.varlink.service.GetInterfaceDescription"
@@ -186,10 +188,10 @@ public struct RequestIntentParameters: Sendable, Hashable, Codable {
 public struct RequestIntentReply: Sendable, Hashable, Codable {
     /// The new intent's id.
     public var intent: String
-    /// The app (its `app` identifier) the intent went to.
-    public var app: String
+    /// The app (its `app` identifier) the intent went to; nil when it belongs to another user.
+    public var app: String?
     /// Creates a reply.
-    public init(intent: String, app: String) {
+    public init(intent: String, app: String?) {
         self.intent = intent
         self.app = app
     }

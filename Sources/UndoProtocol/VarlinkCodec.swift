@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import NIOCore
 
 /// Turns varlink messages into JSON bytes and back, naming the parameter at fault on failure.
@@ -14,8 +18,12 @@ public struct VarlinkCodec: Sendable {
     }
 
     /// Reads the method and flags of a call; throws `InvalidParameter(message)` when the bytes
-    /// aren't a JSON object with a string `method`.
+    /// aren't a JSON object with a string `method`, or aren't all UTF-8 (JSONDecoder alone let
+    /// invalid bytes through in fields it skipped, and repaired them in the ones it read).
     public func header(of message: ByteBuffer) throws(VarlinkError) -> VarlinkCallHeader {
+        guard String(validating: message.readableBytesView, as: UTF8.self) != nil else {
+            throw .invalidParameter("message")
+        }
         do {
             return try decoder.decode(VarlinkCallHeader.self, from: Data(message.readableBytesView))
         } catch {
@@ -23,8 +31,15 @@ public struct VarlinkCodec: Sendable {
         }
     }
 
-    /// Reads a call's parameters as `P`; omitted or null parameters read as `{}`.
-    public func parameters<P: Decodable>(_ type: P.Type, of message: ByteBuffer) throws(VarlinkError) -> P {
+    /// Reads a call's parameters as `P` (omitted or null parameters read as `{}`), then checks
+    /// every field against its ``FieldRule``: nothing unchecked gets past here.
+    public func parameters<P: CheckedParameters>(_ type: P.Type, of message: ByteBuffer) throws(VarlinkError) -> P {
+        let parameters = try decodeParameters(type, of: message)
+        try parameters.check()
+        return parameters
+    }
+
+    private func decodeParameters<P: Decodable>(_ type: P.Type, of message: ByteBuffer) throws(VarlinkError) -> P {
         do {
             let envelope = try decoder.decode(ParametersEnvelope<P>.self, from: Data(message.readableBytesView))
             if let parameters = envelope.parameters { return parameters }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import MallocInterposerSwift
 import ShakeDetection
 import SyntheticMotion
 import Traces
@@ -49,6 +48,7 @@ struct Bench: AsyncParsableCommand {
         #else
             let build = "release"
         #endif
+        if let reason = AllocationCounter.unavailableReason { throw ValidationError(reason) }
         guard Self.allocationCounterWorks() else {
             throw ValidationError(
                 "The malloc interposer counted none of 1,000 known allocations, so allocation figures would be "
@@ -115,12 +115,11 @@ struct Bench: AsyncParsableCommand {
     private func allocationsPerSample<D: ShakeDetecting>(_ detector: D, _ samples: [Sample]) -> Double {
         var detector = detector
         var events = 0
-        MallocInterposerSwift.initialize()
-        MallocInterposerSwift.hook()
+        AllocationCounter.start()
         for sample in samples where detector.process(sample) != nil { events += 1 }
-        MallocInterposerSwift.unhook()
+        let counts = AllocationCounter.stop()
         blackHole(events)
-        return Double(MallocInterposerSwift.getStatistics().mallocCount) / Double(samples.count)
+        return Double(counts.allocations) / Double(samples.count)
     }
 }
 
@@ -132,16 +131,15 @@ extension Bench {
         }
         var keep: [Probe] = []
         keep.reserveCapacity(1000)
-        MallocInterposerSwift.initialize()
-        MallocInterposerSwift.hook()
+        AllocationCounter.start()
         for i in 0..<1000 {
             let probe = Probe()
             probe.value = i
             keep.append(probe)
         }
-        MallocInterposerSwift.unhook()
+        let counts = AllocationCounter.stop()
         blackHole(keep.count)
-        return MallocInterposerSwift.getStatistics().mallocCount >= 1000
+        return counts.allocations >= 1000
     }
 }
 

@@ -1,6 +1,5 @@
 import ArgumentParser
 import IIOSensors
-import MallocInterposerSwift
 import ShakeDetection
 
 #if canImport(Glibc)
@@ -50,13 +49,13 @@ struct BenchIIO: AsyncParsableCommand {
 
     func run() async throws {
         if let makeScript { return try writeScript(makeScript) }
+        if let reason = AllocationCounter.unavailableReason { throw ValidationError(reason) }
         let statistics = ReaderStatistics()
         let source = AccelerometerSource(configuration: sensor.configuration(statistics: statistics))
         var measuring = false
         var start = (usage: rusage(), wakeups: 0, samples: 0, clock: ContinuousClock.now)
         var mode = sensor.mode.rawValue
         var counted = 0
-        MallocInterposerSwift.initialize()
         for try await event in liveEvents(source, duration: seconds + 1) {
             switch event {
             case .sensorReturned(let text):
@@ -69,13 +68,12 @@ struct BenchIIO: AsyncParsableCommand {
                 if !measuring && counted >= Int(sensor.rate) {
                     measuring = true
                     start = (usage(), statistics.wakeups, counted, ContinuousClock.now)
-                    MallocInterposerSwift.hook()
+                    AllocationCounter.start()
                 }
             }
         }
-        MallocInterposerSwift.unhook()
+        let allocations = AllocationCounter.stop()
         let end = usage()
-        let allocations = MallocInterposerSwift.getStatistics()
         guard measuring else { throw ValidationError("the sensor delivered too few samples to measure") }
         let elapsed = ContinuousClock.now - start.clock
         let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -85,8 +83,8 @@ struct BenchIIO: AsyncParsableCommand {
             cpuMillisecondsPerSecond: rounded((cpu(end) - cpu(start.usage)) * 1000 / wall, 2),
             wakeupsPerSecond: rounded(Double(statistics.wakeups - start.wakeups) / wall, 1),
             contextSwitchesPerSecond: rounded(Double(switches(end) - switches(start.usage)) / wall, 1),
-            bytesAllocatedPerSample: rounded(Double(allocations.mallocBytesCount) / samples, 1),
-            allocationsPerSample: rounded(Double(allocations.mallocCount) / samples, 3))
+            bytesAllocatedPerSample: rounded(Double(allocations.bytes) / samples, 1),
+            allocationsPerSample: rounded(Double(allocations.allocations) / samples, 3))
         if format == .json {
             print(encodeJSONLine(result))
         } else {

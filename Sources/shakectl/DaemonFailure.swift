@@ -42,6 +42,8 @@ struct DaemonFailure: Error, CustomStringConvertible {
             text = "intent \(field("intent")) is \(field("state")), which does not allow this"
         case "io.shaked.Undo.PromptRejected":
             text = "the prompt breaks the rule \(field("rule")): \(field("detail"))"
+        case "io.shaked.Undo.NotSaved":
+            text = "the change is in force until shaked stops, but it could not be saved: \(field("reason"))"
         case "io.shaked.Demo.NotDemo":
             text = "the daemon is not running with --demo, so there is no synthetic motion to shake"
         case "org.varlink.service.PermissionDenied":

@@ -6,8 +6,14 @@ import Foundation
     import Musl
 #endif
 
-/// The terminal's settings before raw mode, for the signal handlers to put back.
-nonisolated(unsafe) private var savedSettings = termios()
+/// The terminal's settings before raw mode, for the signal handlers to put back. On the heap, at
+/// the size Swift gives `termios` (60 bytes): AddressSanitizer found tcgetattr writing 60 bytes
+/// into a global `termios`, which the Swift 6.3 compiler lays out as 57.
+nonisolated(unsafe) private let savedSettings: UnsafeMutablePointer<termios> = {
+    let pointer = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+    pointer.initialize(to: termios())
+    return pointer
+}()
 
 /// Escape sequences that leave the alternate screen and show the cursor again.
 private let leaveScreen: [UInt8] = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
@@ -15,7 +21,10 @@ private let leaveScreen: [UInt8] = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf
 /// Puts the terminal back and dies of the signal as if no handler were installed.
 /// Only async-signal-safe calls: tcsetattr, write, signal, raise.
 private func restoreAndDie(_ signal: Int32) {
-    _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &savedSettings)
+    // The signal is delivered again when the handler returns; until then errno is the interrupted code's.
+    let savedErrno = errno
+    defer { errno = savedErrno }
+    _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, savedSettings)
     _ = leaveScreen.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
     _ = Glibc.signal(signal, SIG_DFL)
     _ = raise(signal)
@@ -44,14 +53,14 @@ final class RawTerminal {
 
     /// Enters raw mode and the alternate screen; fails when standard input is not a terminal.
     init() throws {
-        guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &savedSettings) == 0 else {
+        guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, savedSettings) == 0 else {
             throw TerminalError(
                 description: "the demo needs a terminal: run it in a terminal window (or in tmux), not through a pipe")
         }
         for signal in [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP] {
             _ = Glibc.signal(signal) { restoreAndDie($0) }
         }
-        var raw = Self.raw(from: savedSettings)
+        var raw = Self.raw(from: savedSettings.pointee)
         guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else {
             throw TerminalError(description: "cannot put the terminal in raw mode: \(String(cString: strerror(errno)))")
         }
@@ -64,7 +73,7 @@ final class RawTerminal {
     func restore() {
         guard !restored else { return }
         restored = true
-        _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &savedSettings)
+        _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, savedSettings)
         _ = leaveScreen.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
         for signal in [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP] {
             _ = Glibc.signal(signal, SIG_DFL)

@@ -39,7 +39,7 @@ struct Request: AsyncParsableCommand {
             print(encodeJSONLine(reply))
         } else {
             let what = operation.map { "\($0)" } ?? "undo or redo"
-            print("\(reply.intent): \(what) intent sent to \(reply.app); it shows its prompt now")
+            print("\(reply.intent): \(what) intent sent to \(reply.app ?? "the app in front (another user's)"); it shows its prompt now")
         }
     }
 }

@@ -1,9 +1,14 @@
 import Logging
+import NIOCore
 import ServiceLifecycle
 import ShakeDetection
 import ShakeService
 import ShakedConfiguration
 import Systemd
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The daemon's parts, assembled: coordinator, varlink server, sensor and systemd integration
 /// under one ServiceGroup.
@@ -15,6 +20,9 @@ struct Daemon {
     let version: String
 
     func run() async throws {
+        // One event loop serves a few hundred local connections; NIO's default is one per core, and
+        // each thread costs its stack pages and a malloc arena on an 8-core phone.
+        NIOSingletons.groupLoopCountSuggestion = 1
         let logger = Logger(label: "shaked")
         let notifier = SystemdNotifier()
         let endpoint = try Endpoints.listen(settings.socket, logger: logger)
@@ -24,34 +32,64 @@ struct Daemon {
             settings: service,
             sensor: .init(description: sensorState, detector: Self.detectorDescription(settings.detector)),
             logger: logger)
-        let context = ServerContext(version: version, access: service.access, demoShake: source.demoShake)
+        let preferences = Self.loadPreferences(logger: logger)
+        await coordinator.loadPreferences(preferences.loaded.preferences)
+        let context = ServerContext(
+            version: version, access: service.access, limits: service.limits, demoShake: source.demoShake,
+            preferenceFile: preferences.file)
         let (listening, listeningContinuation) = AsyncStream.makeStream(of: Void.self)
         let server = VarlinkServer(
-            endpoint: endpoint, coordinator: coordinator, context: context, limits: service.limits, logger: logger,
+            endpoint: endpoint, coordinator: coordinator, context: context, logger: logger,
             onListening: { listeningContinuation.yield() })
-        let detector = DetectorHolder(settings.detector.configuration)
+        let detector = DetectorHolder(settings.detector)
         let sensor = SensorService(
-            source: source.source, makeDetector: { ShakeDetector(configuration: detector.configuration) },
+            source: source.source,
+            makeDetector: {
+                ContextDetector(signal: coordinator.contextSensitivity) { sensitivity in
+                    ShakeDetector(configuration: detector.configuration(sensitivity: sensitivity))
+                }
+            },
             coordinator: coordinator, logger: logger)
+        await SeatWatcher.prime(coordinator)
+        let seat = SeatWatcher(coordinator: coordinator, logger: logger)
         let supervisor = SystemdService(
             notifier: notifier, coordinator: coordinator, listening: listening, logger: logger,
+            sensorResponds: { [source] timeout in await source.responds(within: timeout) },
             reload: { [configFile, overrides] () throws(ConfigurationFileError) -> ShakedSettings in
                 try overrides.load(configFile: configFile)
             },
             apply: { new in
                 let service = ServiceSettings(new)
                 await coordinator.update(settings: service)
-                context.update(access: service.access)
-                detector.configuration = new.detector.configuration
+                context.update(access: service.access, limits: service.limits)
+                detector.settings = new.detector
             },
             running: settings)
         // Shutdown runs in reverse: systemd hears STOPPING=1 first, then the sensor stops, then the
         // server cancels the open prompt, tells its app, and closes the socket.
         let group = ServiceGroup(
             configuration: .init(
-                services: [.init(service: server), .init(service: sensor), .init(service: supervisor)],
+                services: [
+                    .init(service: server), .init(service: seat, successTerminationBehavior: .ignore),
+                    .init(service: sensor), .init(service: supervisor),
+                ],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
+    }
+
+    /// Users' preferences from the state directory; a bad file is set aside with a warning.
+    static func loadPreferences(logger: Logger) -> (file: PreferenceFile, loaded: PreferenceFile.Loaded) {
+        let environment = getenv("STATE_DIRECTORY").map { String(cString: $0) }
+        let file = PreferenceFile(directory: PreferenceFile.stateDirectory(environment: environment))
+        let loaded = file.load()
+        if let problem = loaded.problem {
+            logger.warning(
+                "preferences file unusable; every user has the defaults until they change them",
+                metadata: ["problem": "\(problem)", "setAside": "\(loaded.setAside ?? "-")"])
+        } else {
+            logger.info("preferences read", metadata: ["file": "\(file.path)", "users": "\(loaded.preferences.count)"])
+        }
+        return (file, loaded)
     }
 
     static func detectorDescription(_ detector: ShakedSettings.Detector) -> String {
@@ -75,7 +113,13 @@ extension ServiceSettings {
                 cooldown: .milliseconds(Int64(settings.prompt.cooldown * 1000))),
             access: ShakeService.AccessPolicy(rules: rules),
             limits: ServiceLimits(
-                messageSize: ShakedSettings.Limits.messageSize, connectionsPerUser: settings.limits.connectionsPerUser,
-                subscriptions: settings.limits.subscriptions, callsPerSecond: settings.limits.callsPerSecond))
+                messageSize: ShakedSettings.Limits.messageSize, connections: settings.limits.connections,
+                connectionsPerUser: settings.limits.connectionsPerUser, subscriptions: settings.limits.subscriptions,
+                subscriptionsPerUser: settings.limits.subscriptionsPerUser,
+                subscriptionsPerConnection: settings.limits.subscriptionsPerConnection,
+                callsPerSecond: settings.limits.callsPerSecond,
+                callsPerSecondPerUser: settings.limits.callsPerSecondPerUser,
+                idleTimeout: .milliseconds(Int64(settings.limits.idleTimeout * 1000))),
+            sensitivity: settings.detector.sensitivity)
     }
 }

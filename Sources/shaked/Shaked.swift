@@ -77,6 +77,23 @@ struct Shaked: AsyncParsableCommand {
         }
     }
 
+    /// ArgumentParser's own entry point, after one thing first: SIGHUP's default action ends the
+    /// process, so until the reload loop takes the signal over, a reload asked for during start-up
+    /// is ignored (the files are being read anyway) instead of killing the daemon.
+    static func main() async {
+        signal(SIGHUP, SIG_IGN)
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+
     func run() async throws {
         if checkConfig {
             let check = ShakedSettings.check(configFile: checkFile ?? config)

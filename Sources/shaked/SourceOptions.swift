@@ -62,3 +62,12 @@ struct ChosenSource: Sendable {
     /// The IIO source, to probe at start so readiness reports the sensor's state.
     let accelerometer: AccelerometerSource?
 }
+
+extension ChosenSource {
+    /// Whether the source's reading thread answers within `timeout`, for the watchdog. Trace replay
+    /// and the demo motion run as tasks, which the coordinator's probe covers.
+    func responds(within timeout: Duration) async -> Bool {
+        guard let accelerometer else { return true }
+        return await accelerometer.isResponsive(within: timeout)
+    }
+}

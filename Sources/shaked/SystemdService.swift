@@ -14,19 +14,32 @@ import UnixSignals
 /// known, STATUS= lines, WATCHDOG=1 pings while the daemon's loops answer, RELOADING=1 around a
 /// SIGHUP reload, and STOPPING=1 when shutdown begins.
 ///
-/// Each ping first gets an answer from the coordinator (the actor all calls go through) and from
-/// every SwiftNIO event loop; if either is stuck, no ping is sent and systemd restarts the daemon.
+/// Each ping first gets an answer, each within ``probeTimeout``, from the coordinator (the actor all
+/// calls go through), from every SwiftNIO event loop and from the sensor's reading thread; if any is
+/// stuck, no ping is sent, the log names it, and systemd restarts the daemon.
 struct SystemdService: Service {
     let notifier: SystemdNotifier
     let coordinator: UndoCoordinator
     let listening: AsyncStream<Void>
     let logger: Logger
+    /// Whether the sensor's reading thread answers within the given time.
+    let sensorResponds: @Sendable (Duration) async -> Bool
     let reload: @Sendable () throws(ConfigurationFileError) -> ShakedSettings
     let apply: @Sendable (ShakedSettings) async -> Void
     let running: ShakedSettings
 
+    /// How long each part may take to answer a watchdog probe.
+    static let probeTimeout: Duration = .seconds(2)
+
     func run() async throws {
-        for await _ in listening { break }
+        // READY=1 only once the socket is served: never after a failed bind, which ends the group
+        // (and this loop) without `listening` ever yielding.
+        var listens = false
+        for await _ in listening {
+            listens = true
+            break
+        }
+        guard listens, !Task.isCancelled else { return }
         let initial = statusLine(await coordinator.status())
         send { try notifier.ready(status: initial) }
         logger.info("ready", metadata: ["watchdog": "\(notifier.watchdogInterval.map { "\($0)" } ?? "off")"])
@@ -34,9 +47,11 @@ struct SystemdService: Service {
             await withDiscardingTaskGroup { group in
                 group.addTask { await pingLoop() }
                 group.addTask { await reloadLoop() }
-                if let seconds = ProcessEnvironment.get("SHAKED_TEST_STALL_AFTER").flatMap(Double.init) {
-                    group.addTask { await stallForTesting(after: seconds) }
-                }
+                #if DEBUG
+                    if let seconds = ProcessEnvironment.get("SHAKED_TEST_STALL_AFTER").flatMap(Double.init) {
+                        group.addTask { await stallForTesting(after: seconds) }
+                    }
+                #endif
             }
         }
         send { try notifier.stopping() }
@@ -48,11 +63,12 @@ struct SystemdService: Service {
         guard notifier.isEnabled else { return }
         let interval = notifier.watchdogPingInterval ?? .seconds(10)
         while !Task.isCancelled {
-            let status = await coordinator.status()
-            guard await VarlinkServer.eventLoopsRespond() else {
-                logger.critical("an event loop did not answer; no watchdog ping")
+            if let stuck = await stuckPart() {
+                logger.critical(
+                    "\(stuck) did not answer within \(Self.probeTimeout); no more watchdog pings, systemd will restart shaked")
                 return
             }
+            let status = await coordinator.status()
             send {
                 if notifier.watchdogInterval != nil { try notifier.watchdog() }
                 try notifier.status(statusLine(status))
@@ -82,14 +98,28 @@ struct SystemdService: Service {
         }
     }
 
-    /// Blocks the coordinator for good after `seconds`, so the watchdog test sees pings stop.
-    /// Only when SHAKED_TEST_STALL_AFTER is set.
-    private func stallForTesting(after seconds: Double) async {
-        try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
-        guard !Task.isCancelled else { return }
-        logger.warning("SHAKED_TEST_STALL_AFTER: stalling the coordinator on purpose")
-        await coordinator.stallForTesting()
+    /// The first part of the daemon that doesn't answer within ``probeTimeout``: the coordinator,
+    /// an event loop, or the sensor thread; nil when all answer.
+    private func stuckPart() async -> String? {
+        let coordinator = self.coordinator
+        guard await withTimeout(Self.probeTimeout, { await coordinator.respond() }) == true else {
+            return "the coordinator"
+        }
+        if let index = await VarlinkServer.stuckEventLoop(timeout: Self.probeTimeout) { return "event loop \(index)" }
+        guard await sensorResponds(Self.probeTimeout) else { return "the sensor thread" }
+        return nil
     }
+
+    #if DEBUG
+        /// Blocks the coordinator for good after `seconds`, so the watchdog test sees pings stop.
+        /// Only in debug builds, and only when SHAKED_TEST_STALL_AFTER is set.
+        private func stallForTesting(after seconds: Double) async {
+            try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
+            guard !Task.isCancelled else { return }
+            logger.warning("SHAKED_TEST_STALL_AFTER: stalling the coordinator on purpose")
+            await coordinator.stallForTesting()
+        }
+    #endif
 
     /// Settings a reload can't apply to a running daemon.
     static func restartOnlyChanges(from old: ShakedSettings, to new: ShakedSettings) -> [String] {
@@ -102,7 +132,10 @@ struct SystemdService: Service {
 
     /// `Reading accelerometer lis3dh …; 2 subscribers; last shake 12 s ago`, for `systemctl status`.
     func statusLine(_ status: ServiceStatus) -> String {
-        let sensor = status.sensorActive ? "Reading \(status.sensor)" : "Sensor idle (no app can undo)"
+        let sensor =
+            !status.sensorActive
+            ? "Sensor idle (no app can undo)"
+            : status.sensor.contains(": failed: ") ? "Sensor \(status.sensor)" : "Reading \(status.sensor)"
         let subscribers = status.subscribers == 1 ? "1 subscriber" : "\(status.subscribers) subscribers"
         let shake = status.lastShakeAgo.map { "last shake \(Int($0.rounded())) s ago" } ?? "no shake yet"
         return "\(sensor); \(subscribers); \(shake)"

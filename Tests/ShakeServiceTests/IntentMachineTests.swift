@@ -16,6 +16,7 @@ enum Step: Sendable {
     case wait(Double)
     case agent(String)
     case dropAgent(String)
+    case seat(SeatPolicy)
 }
 
 /// What a step should produce: actions (abbreviated) or an error name.
@@ -58,6 +59,8 @@ func run(_ steps: [Step]) -> [Expect] {
                 actions = []
             case .dropAgent(let token):
                 actions = machine.unregisterAgent(token: token, now: now)
+            case .seat(let policy):
+                actions = machine.seatChanged(policy, now: now)
             }
             results.append(.actions(actions.map(abbreviate)))
         } catch {
@@ -292,5 +295,44 @@ struct IntentMachineTests {
         #expect(machine.wantsSensor)
         _ = try? machine.setContext(token: "a", uid: 1, focused: false, undo: "Typing", redo: nil, now: now)
         #expect(!machine.wantsSensor)
+    }
+
+    @Test(
+        "with logind, only the seat's active user holds the context",
+        arguments: [
+            // uid 1000's app is focused; the seat decides whether a shake reaches it.
+            (SeatPolicy.anyone, "a:intent intent-1 undo Typing"),
+            (SeatPolicy.activeUser(1000), "a:intent intent-1 undo Typing"),
+            (SeatPolicy.activeUser(1001), "outcome noContext"),
+            (SeatPolicy.activeUser(nil), "outcome noContext"),
+        ])
+    func seat(policy: SeatPolicy, expected: String) {
+        let results = run([.seat(policy), .subscribe("a"), .context("a", focused: true, undo: "Typing"), .shake])
+        #expect(results[3] == .actions([expected]))
+    }
+
+    @Test("another user's app focusing can't cancel the seat user's prompt; losing the seat does")
+    func seatHandover() {
+        let results = run([
+            .seat(.activeUser(1000)), .subscribe("a"), .subscribe("b", uid: 1001),
+            .context("a", focused: true, undo: "Typing"), .shake,
+            .context("b", focused: true, undo: "Paste", uid: 1001),
+            .seat(.activeUser(1001)), .wait(1.5), .shake,
+        ])
+        #expect(results[5] == ok, "b's user isn't on the seat: a's prompt stays")
+        #expect(results[6] == .actions(["a:cancelled contextChanged", "outcome cancelled"]))
+        #expect(results[8] == .actions(["b:intent intent-2 undo Paste"]))
+    }
+
+    @Test("an agent registering while the app draws its prompt leaves the choice to the app")
+    func agentArrivesLate() {
+        let results = run([
+            .subscribe("a"), .context("a", focused: true, undo: "Typing"), .shake,
+            .answer("a", intent: "intent-1", undoTyping), .agent("z"),
+            .choose("a", intent: "intent-1", .undo), .dropAgent("z"), .report("a", intent: "intent-1"),
+        ])
+        #expect(results[5] == .actions(["a:perform intent-1 undo", "outcome performed"]))
+        #expect(results[6] == ok, "the agent never drew it, so its leaving cancels nothing")
+        #expect(results[7] == ok, "and it gets no summary")
     }
 }

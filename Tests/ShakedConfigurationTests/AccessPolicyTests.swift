@@ -13,14 +13,14 @@ import Testing
         return UInt32(line.split(separator: ":", omittingEmptySubsequences: false)[2])
     }
 
-    @Test("the defaults: anyone subscribes; input members request, monitor and register agents; root does all")
+    @Test("the defaults: anyone subscribes and holds the context; input members request, monitor and register agents")
     func defaults() throws {
         let policy = AccessPolicy().resolved()
         let input = try #require(Self.gid("input"), "this machine has an input group")
         for action in AccessAction.allCases {
             #expect(policy.allows(action, uid: 0, gids: []), "root: \(action)")
             #expect(policy.allows(action, uid: 1000, gids: [1000, input]), "input member: \(action)")
-            #expect(policy.allows(action, uid: 1000, gids: [1000]) == (action == .subscribe), "plain user: \(action)")
+            #expect(policy.allows(action, uid: 1000, gids: [1000]) == [.subscribe, .context].contains(action), "plain user: \(action)")
         }
         #expect(policy.unknownNames.isEmpty)
     }

@@ -53,7 +53,11 @@ import Testing
         #expect(s.detector.configuration == ShakeDetectorConfiguration())
         #expect(s.prompt.timeout == 30 && s.prompt.cooldown == 1)
         #expect(s.socket.path == "/run/shaked/io.shaked.Undo" && s.socket.modeText == "0666" && s.socket.group == nil)
-        #expect(s.limits == ShakedSettings.Limits(connectionsPerUser: 64, subscriptions: 1024, callsPerSecond: 50))
+        #expect(
+            s.limits
+                == ShakedSettings.Limits(
+                    connections: 256, connectionsPerUser: 32, subscriptions: 1024, subscriptionsPerUser: 64,
+                    subscriptionsPerConnection: 4, callsPerSecond: 50, callsPerSecondPerUser: 200, idleTimeout: 10))
         #expect(ShakedSettings.Limits.messageSize == 65536)
         #expect(s.log.level == .info)
     }

@@ -146,6 +146,47 @@ import Testing
         #expect(Self.files(under: destdir) == ["etc/shaked/shaked.conf"])
     }
 
+    /// The GNU build ID of an ELF file, as `readelf -n` prints it.
+    static func buildID(_ path: String) throws -> String {
+        let notes = try runProcess("/usr/bin/readelf", ["-n", path])
+        let match = try #require(notes.stdout.firstMatch(of: /Build ID: ([0-9a-f]+)/))
+        return String(match.1)
+    }
+
+    @Test("--unitdir and --udevdir place units and rule as Debian 12 does; --strip splits the debug information")
+    func debianDirectoriesAndStrip() throws {
+        // Two real, different ELF executables: --strip names each debug file by the executable's build ID.
+        let bin = try TestPaths.temporaryDirectory().appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "/bin/true", toPath: bin.appendingPathComponent("shaked").path)
+        try FileManager.default.copyItem(atPath: "/bin/false", toPath: bin.appendingPathComponent("shakectl").path)
+        let ids = try ["shaked", "shakectl"].map { try Self.buildID(bin.appendingPathComponent($0).path) }
+        #expect(ids[0] != ids[1])
+
+        let destdir = try TestPaths.temporaryDirectory().appendingPathComponent("stage")  // the install makes it
+        let install = try run([
+            "--destdir", destdir.path, "--bin-dir", bin.path, "--unitdir", "/lib/systemd/system",
+            "--udevdir", "/lib/udev", "--strip",
+        ])
+        #expect(install.status == 0, "\(install.stderr)")
+        let debugFiles = ids.map { "usr/lib/debug/.build-id/\($0.prefix(2))/\($0.dropFirst(2)).debug" }
+        let expected = Self.expected.map {
+            $0.replacingOccurrences(of: "usr/lib/systemd/", with: "lib/systemd/")
+                .replacingOccurrences(of: "usr/lib/udev/", with: "lib/udev/")
+        }
+        #expect(Self.files(under: destdir) == (expected + debugFiles).sorted())
+        for (name, id) in zip(["shaked", "shakectl"], ids) {
+            let installed = destdir.appendingPathComponent("usr/bin/\(name)").path
+            #expect(try Self.buildID(installed) == id, "stripping keeps the build ID")
+            let link = try runProcess("/usr/bin/readelf", ["--string-dump=.gnu_debuglink", installed])
+            #expect(link.stdout.contains("\(id.dropFirst(2)).debug"), "\(name) links to its debug file")
+        }
+
+        let uninstall = try run(["uninstall", "--destdir", destdir.path])
+        #expect(uninstall.status == 0, "\(uninstall.stderr)")
+        #expect(Self.files(under: destdir).isEmpty)
+    }
+
     /// Arguments the script must refuse, and words its error must hold.
     static let refused: [([String], String)] = [
         (["--frobnicate"], "unknown argument"),

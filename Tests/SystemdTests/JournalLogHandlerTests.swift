@@ -87,19 +87,30 @@ import Testing
         #expect(LogLine.timestamp().count == expected.count)
     }
 
-    @Test("a Logger with the handler writes filtered, merged records to its descriptor")
+    @Test("a Logger with the handler writes filtered, merged, escaped records to its descriptor")
     func handlerWrites() throws {
         let (fd, _, path) = try Self.fileWithIdentity()
         defer { close(fd) }
         var logger = Logger(label: "shaked") { label in
-            JournalLogHandler(label: label, format: .journal, fileDescriptor: fd, logLevel: .info)
+            JournalLogHandler(label: label, format: .plain, fileDescriptor: fd, logLevel: .info)
         }
         logger[metadataKey: "unit"] = "test"
         logger.debug("hidden")
-        logger.info("shown", metadata: ["n": "1", "unit": "override"])
+        logger.info("shown", metadata: ["n": "1", "unit": "override", "app": "evil\r\u{1B}[2J\u{202E}\0"])
         logger.error("failed")
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(text == "<6>shown n=1 unit=override\n<3>failed unit=test\n")
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[0].hasSuffix(#"info shaked: shown app="evil\u{d}\u{1b}[2J\u{202e}\u{0}" n=1 unit=override"#))
+        #expect(lines[1].hasSuffix("error shaked: failed unit=test"))
+    }
+
+    @Test("a journal record keeps client text out of MESSAGE, in fields of its own")
+    func journalRecordFields() {
+        let record = JournalRecord(
+            level: .notice, identifier: "shaked", message: "subscribed",
+            metadata: ["app": "x\n<0>forged", "peer-pid": "uid 1000 pid 7"])
+        #expect(record.fields.map(\.name) == ["MESSAGE", "PRIORITY", "SYSLOG_IDENTIFIER", "SHAKED_APP", "SHAKED_PEER_PID"])
+        #expect(record.fields.map(\.value) == ["subscribed", "5", "shaked", "x\n<0>forged", "uid 1000 pid 7"])
     }
 
     @Test("records from many threads stay whole lines (one write each)")

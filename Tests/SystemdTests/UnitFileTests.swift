@@ -64,6 +64,7 @@ import Testing
             "ExecReload=/bin/kill -HUP $MAINPID",
             "DeviceAllow=char-iio rw", "DevicePolicy=closed", "RestrictAddressFamilies=AF_UNIX AF_NETLINK",
             "User=shaked", "Group=shaked", "Requires=shaked.socket", "After=shaked.socket",
+            "StateDirectory=shaked",
         ] {
             #expect(lines.contains(needed), "\(needed)")
         }

@@ -60,12 +60,18 @@ public func runProcess(_ path: String, _ arguments: [String], environment: [Stri
     process.standardInput = FileHandle.nullDevice
     try process.run()
     // Read both pipes before waiting so a chatty child cannot fill a pipe and block.
+    // The semaphore orders the reader's write before the read below (ThreadSanitizer saw polling
+    // isFinished as a data race).
     nonisolated(unsafe) var errData = Data()
-    let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+    let readerDone = DispatchSemaphore(value: 0)
+    let reader = Thread {
+        errData = err.fileHandleForReading.readDataToEndOfFile()
+        readerDone.signal()
+    }
     reader.start()
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    while !reader.isFinished { usleep(1000) }
+    readerDone.wait()
     return ProcessResult(
         status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
         stderr: String(decoding: errData, as: UTF8.self))

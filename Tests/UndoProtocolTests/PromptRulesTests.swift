@@ -61,6 +61,21 @@ import UndoProtocol
                 ]), .undo, "destructive-default"
         ),
         (
+            "undo button that says otherwise",
+            Prompt(title: "Undo Typing", actions: [cancel, PromptAction(role: .undo, label: "Delete All")]), .undo,
+            "action-label"
+        ),
+        (
+            "redo button labelled Undo",
+            Prompt(title: "Undo Typing", actions: [cancel, undo, PromptAction(role: .redo, label: "Undo")]), .undo,
+            "action-label"
+        ),
+        (
+            "undo button with three more words",
+            Prompt(title: "Undo Typing", actions: [cancel, PromptAction(role: .undo, label: "Undo and Delete All")]),
+            .undo, "action-label"
+        ),
+        (
             "destructive, no default",
             Prompt(
                 title: "Undo Delete",

@@ -1,10 +1,12 @@
 """Starts the real shaked binary on a socket in a temporary directory, for the tests here."""
 
 import os
+import shlex
 import signal
 import subprocess
 import tempfile
 import time
+import unittest
 import warnings
 
 import varlink
@@ -14,6 +16,9 @@ TRACES = os.path.join(os.path.dirname(ROOT), "shared", "traces")
 SHAKED = os.environ.get("SHAKED_BINARY", os.path.join(ROOT, ".build", "debug", "shaked"))
 
 UNDO = "io.shaked.Undo"
+
+# What root may always do, granted to the user running the tests, so they pass as anyone.
+OWN_ACCESS = '[access]\nrequest-users = ["{0}"]\nmonitor-users = ["{0}"]\nagent-users = ["{0}"]\n'.format(os.getuid())
 
 # Connections the tests drop on purpose are closed by the daemon side; not worth a warning each.
 warnings.simplefilter("ignore", ResourceWarning)
@@ -39,27 +44,50 @@ def prompt(title="Undo Typing", actions=None, message=None):
 class Daemon:
     """A running shaked; use as a context manager. `args` are extra command-line arguments."""
 
-    def __init__(self, *args, env=None):
+    def __init__(self, *args, env=None, wrapper=None, state=None):
         self.dir = tempfile.mkdtemp(prefix="shaked-test-")
         os.chmod(self.dir, 0o755)
         self.socket = os.path.join(self.dir, "io.shaked.Undo")
         self.address = "unix:" + self.socket
         self.log_path = os.path.join(self.dir, "shaked.log")
+        # Never the host's /etc/shaked: the defaults, plus what root may always do granted to the
+        # user running the tests (so they pass as an ordinary user), unless a test gives its own.
+        if "--config" not in args:
+            own = os.path.join(self.dir, "tests.conf")
+            with open(own, "w") as f:
+                f.write(OWN_ACCESS)
+            args = ("--config", own, *args)
         self.args = [SHAKED, "--socket", self.socket, *args]
-        self.env = dict(os.environ, **(env or {}))
+        if wrapper:  # a shell snippet that ends by running "$@" (the daemon's command line)
+            self.args = ["sh", "-c", wrapper, "sh", *self.args]
+        # Never the host's /var/lib/shaked: preferences go to `state`, else a folder of this daemon's.
+        self.state = state or os.path.join(self.dir, "state")
+        self.env = dict(os.environ, STATE_DIRECTORY=self.state)
+        self.env.update(env or {})
         self.process = None
 
     def __enter__(self):
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(self.args, stdout=self.log, stderr=subprocess.STDOUT, env=self.env)
         deadline = time.monotonic() + 20
-        while not os.path.exists(self.socket):
+        while not self.listening():
             if self.process.poll() is not None:
                 raise RuntimeError("shaked exited with %s:\n%s" % (self.process.returncode, self.output()))
             if time.monotonic() > deadline:
                 raise RuntimeError("shaked did not listen within 20 s:\n" + self.output())
             time.sleep(0.02)
         return self
+
+    def listening(self):
+        """Whether the socket listens (the file appears at bind, before listen). Read from
+        /proc/net/unix rather than by connecting, so no test's connection count is disturbed."""
+        with open("/proc/net/unix") as f:
+            for line in f.readlines()[1:]:
+                fields = line.split()
+                # Flags 00010000 is __SO_ACCEPTCON: a listening socket.
+                if len(fields) >= 8 and fields[-1] == self.socket and int(fields[3], 16) & 0x10000:
+                    return True
+        return False
 
     def __exit__(self, *exc):
         if self.process.poll() is None:
@@ -153,6 +181,18 @@ class Raw:
 
     def close(self):
         self.sock.close()
+
+
+# Tests that run children as another user need root; everything else runs as anyone.
+needs_root = unittest.skipUnless(os.geteuid() == 0, "needs root: runs children as another user (setuid)")
+
+
+def write_config(text):
+    """A configuration file with `text`, in a new temporary directory; returns its path."""
+    path = os.path.join(tempfile.mkdtemp(prefix="shaked-conf-"), "shaked.conf")
+    with open(path, "w") as f:
+        f.write(text)
+    return path
 
 
 def run_as(uid, function, *args):

@@ -11,7 +11,7 @@ import unittest
 
 import varlink
 
-from daemon import SHAKED, TRACES, UNDO, App, Daemon, prompt
+from daemon import OWN_ACCESS, SHAKED, TRACES, UNDO, App, Daemon, prompt
 
 socket.setdefaulttimeout(20)
 TRACE = os.path.join(TRACES, "qt_shake_left.csv")
@@ -84,6 +84,11 @@ class ReadinessTest(unittest.TestCase):
             notify.drain(0.3)
             after = [m for m in notify.drain(1.5) if "WATCHDOG=1" in m]
             self.assertEqual(after, [], "pings must stop while the coordinator is stalled")
+            # The probe gives each part 2 s; then the log names the part that is stuck.
+            deadline = time.monotonic() + 5
+            while "did not answer" not in daemon.output() and time.monotonic() < deadline:
+                time.sleep(0.1)
+            self.assertIn("the coordinator did not answer", daemon.output())
             daemon.process.kill()
 
     def test_watchdog_pid_of_another_process_is_ignored(self):
@@ -125,12 +130,12 @@ class ReloadTest(unittest.TestCase):
     def test_sighup_applies_a_good_file_and_keeps_subscribers(self):
         notify = NotifySocket()
         config = os.path.join(tempfile.mkdtemp(prefix="shaked-conf-"), "shaked.conf")
-        self.write(config, "[prompt]\ntimeout = 30\n")
+        self.write(config, OWN_ACCESS + "[prompt]\ntimeout = 30\n")
         with Daemon("--replay", TRACE, "--config", config, env={"NOTIFY_SOCKET": notify.path}) as daemon:
             notify.wait_for("READY=1")
             app = App(daemon)
             app.context(focused=True, undo="Typing")
-            self.write(config, "[prompt]\ntimeout = 1\n")
+            self.write(config, OWN_ACCESS + "[prompt]\ntimeout = 1\n")
             daemon.process.send_signal(signal.SIGHUP)
             reloading = notify.wait_for("RELOADING=1")
             self.assertTrue(any(l.startswith("MONOTONIC_USEC=") for l in reloading), reloading)
@@ -149,7 +154,7 @@ class ReloadTest(unittest.TestCase):
     def test_sighup_with_a_bad_file_keeps_the_settings_in_force(self):
         notify = NotifySocket()
         config = os.path.join(tempfile.mkdtemp(prefix="shaked-conf-"), "shaked.conf")
-        self.write(config, "[prompt]\ntimeout = 1\n")
+        self.write(config, OWN_ACCESS + "[prompt]\ntimeout = 1\n")
         with Daemon("--replay", TRACE, "--config", config, env={"NOTIFY_SOCKET": notify.path}) as daemon:
             notify.wait_for("READY=1")
             app = App(daemon)

@@ -1,0 +1,145 @@
+import CIIO
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What other threads may ask of one reading loop: stop, answer a liveness probe, or look again
+/// (a device it waits for was released). All of it arrives through one non-blocking `eventfd`,
+/// so a loop asleep in `poll(2)` costs nothing until someone asks.
+///
+/// A probe is answered by the loop itself, at its next pass through `poll`: a loop stuck in a
+/// system call or a driver does not answer, which is the point.
+final class LoopControl: Sendable {
+    /// The descriptor the loop polls; readable after ``stop()``, a probe, or ``nudge()``.
+    let fd: Int32
+
+    private let stopped = Atomic<Bool>(false)
+    private let probePending = Atomic<Bool>(false)
+    private let nextProbe = Atomic<Int>(0)
+    private let probes = Mutex(Probes())
+
+    /// Probes in flight, by id.
+    private struct Probes {
+        enum Entry {
+            /// Started, not yet waiting.
+            case starting
+            /// Waiting for the loop.
+            case waiting(CheckedContinuation<Bool, Never>)
+            /// The caller gave up before it started waiting.
+            case cancelled
+        }
+        var entries: [Int: Entry] = [:]
+        /// The loop has ended: probes answer at once.
+        var ended = false
+    }
+
+    /// Creates the eventfd.
+    init() throws(IIOError) {
+        fd = try checkErrno("eventfd") { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) }
+    }
+
+    deinit { close(fd) }
+
+    // MARK: Asked by other threads
+
+    /// Asks the loop to end (the consumer went away).
+    func stop() {
+        stopped.store(true, ordering: .releasing)
+        nudge()
+    }
+
+    /// Wakes the loop to look at its state again (a device it waits for was released).
+    func nudge() {
+        var one: UInt64 = 1
+        _ = Glibc.write(fd, &one, 8)
+    }
+
+    /// Whether the loop passes through `poll` within `timeout`; true at once if it has ended.
+    func isResponsive(within timeout: Duration) async -> Bool {
+        let id = nextProbe.add(1, ordering: .relaxed).newValue
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await self.probe(id) }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return false
+            }
+            let answer = await group.next() ?? false
+            group.cancelAll()
+            return answer
+        }
+    }
+
+    private func probe(_ id: Int) async -> Bool {
+        probes.withLock { $0.entries[id] = .starting }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let immediate: Bool? = probes.withLock { state in
+                    if case .cancelled = state.entries[id] {
+                        state.entries[id] = nil
+                        return false
+                    }
+                    if state.ended {
+                        state.entries[id] = nil
+                        return true
+                    }
+                    state.entries[id] = .waiting(continuation)
+                    return nil
+                }
+                if let immediate {
+                    continuation.resume(returning: immediate)
+                    return
+                }
+                probePending.store(true, ordering: .releasing)
+                nudge()
+            }
+        } onCancel: {
+            let continuation: CheckedContinuation<Bool, Never>? = probes.withLock { state in
+                switch state.entries[id] {
+                case .starting:
+                    state.entries[id] = .cancelled
+                    return nil
+                case .waiting(let continuation):
+                    state.entries[id] = nil
+                    return continuation
+                case .cancelled, nil:
+                    return nil
+                }
+            }
+            continuation?.resume(returning: false)
+        }
+    }
+
+    // MARK: Called by the loop
+
+    /// Whether the consumer went away.
+    var isStopped: Bool { stopped.load(ordering: .acquiring) }
+
+    /// Empties the eventfd after a wake-up and answers any probe.
+    func drain() {
+        var count: UInt64 = 0
+        _ = Glibc.read(fd, &count, 8)
+        answerProbes(ended: false)
+    }
+
+    /// The loop has ended: answers waiting probes and every later one.
+    func end() {
+        answerProbes(ended: true)
+    }
+
+    private func answerProbes(ended: Bool) {
+        guard probePending.exchange(false, ordering: .acquiringAndReleasing) || ended else { return }
+        let waiting = probes.withLock { state in
+            if ended { state.ended = true }
+            var answered: [CheckedContinuation<Bool, Never>] = []
+            for (id, entry) in state.entries {
+                guard case .waiting(let continuation) = entry else { continue }
+                answered.append(continuation)
+                state.entries[id] = nil
+            }
+            return answered
+        }
+        for continuation in waiting { continuation.resume(returning: true) }
+    }
+}

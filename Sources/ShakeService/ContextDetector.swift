@@ -1,0 +1,64 @@
+import ShakeDetection
+import Synchronization
+
+/// The sensitivity of the current context's user, shared between the coordinator (which sets it)
+/// and the sensor's detector (which reads it with each sample). nil: the configured sensitivity.
+public final class SensitivitySignal: Sendable {
+    private let raw = Atomic<UInt8>(0)
+
+    /// Creates a signal at the configured sensitivity.
+    public init() {}
+
+    /// The sensitivity in force, or nil for the configured one.
+    public var value: Sensitivity? {
+        switch raw.load(ordering: .acquiring) {
+        case 1: .low
+        case 2: .medium
+        case 3: .high
+        default: nil
+        }
+    }
+
+    func set(_ sensitivity: Sensitivity?) {
+        let code: UInt8 =
+            switch sensitivity {
+            case nil: 0
+            case .low: 1
+            case .medium: 2
+            case .high: 3
+            }
+        raw.store(code, ordering: .releasing)
+    }
+}
+
+/// A detector that follows the current context's user: it makes a fresh inner detector whenever
+/// the ``SensitivitySignal`` changes (another user's app took the context, or the user chose another
+/// level), so a per-user sensitivity applies from the next sample on. One atomic load per sample.
+public struct ContextDetector: ShakeDetecting {
+    private let signal: SensitivitySignal
+    private let make: @Sendable (Sensitivity?) -> any ShakeDetecting
+    private var sensitivity: Sensitivity?
+    private var inner: any ShakeDetecting
+
+    /// Creates a detector; `make` builds one for a user's sensitivity (nil: the configured one).
+    public init(signal: SensitivitySignal, make: @escaping @Sendable (Sensitivity?) -> any ShakeDetecting) {
+        self.signal = signal
+        self.make = make
+        sensitivity = signal.value
+        inner = make(sensitivity)
+    }
+
+    /// The sensitivity the inner detector was made for.
+    public var currentSensitivity: Sensitivity? { sensitivity }
+
+    public mutating func process(_ sample: Sample) -> ShakeEvent? {
+        let wanted = signal.value
+        if wanted != sensitivity {
+            sensitivity = wanted
+            inner = make(wanted)
+        }
+        return inner.process(sample)
+    }
+
+    public mutating func reset() { inner.reset() }
+}

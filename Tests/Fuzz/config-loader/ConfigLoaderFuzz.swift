@@ -1,0 +1,75 @@
+// Fuzz target: the configuration loader (its own TOML reader, TOMLParser), fed whole files.
+//
+// The input is written to a file in /dev/shm and read by `ShakedSettings.check(configFile:)`,
+// exactly as `shaked --config FILE` and `shaked --check-config` read it: size, UTF-8 and NUL
+// checks, TOML parsing, the schema, every range and the detector's joint checks. A file that
+// is accepted must give settings within the documented ranges; one that is refused must name
+// every problem with a message; reading the same file twice must give the same answer.
+// Built by scripts/fuzz.sh.
+import Glibc
+import ShakedConfiguration
+
+let directory = "/dev/shm/shaked-fuzz-\(getpid())"
+let input = "\(directory)/shaked.conf"
+
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>
+) -> CInt {
+    mkdir(directory, 0o700)
+    atexit {
+        _ = unlink(input)
+        _ = rmdir(directory)
+    }
+    return 0
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    writeFile(input, UnsafeRawBufferPointer(start: data, count: size))
+    let result = ShakedSettings.check(configFile: input, etcDirectory: directory)
+    require(result.files == [input], "the loader read other files: \(result.files)")
+    if result.isValid {
+        let s = result.settings
+        require(ShakedSettings.Prompt.timeouts.contains(s.prompt.timeout), "prompt.timeout \(s.prompt.timeout)")
+        require(ShakedSettings.Prompt.cooldowns.contains(s.prompt.cooldown), "prompt.cooldown \(s.prompt.cooldown)")
+        require(
+            ShakedSettings.Limits.connectionsPerUserRange.contains(s.limits.connectionsPerUser),
+            "limits.connections-per-user \(s.limits.connectionsPerUser)")
+        require(
+            ShakedSettings.Limits.subscriptionsRange.contains(s.limits.subscriptions),
+            "limits.subscriptions \(s.limits.subscriptions)")
+        require(
+            ShakedSettings.Limits.callsPerSecondRange.contains(s.limits.callsPerSecond),
+            "limits.calls-per-second \(s.limits.callsPerSecond)")
+        require(
+            s.socket.path.utf8.count <= ShakedSettings.Socket.maximumPathBytes, "socket.path is \(s.socket.path)")
+        require(s.socket.mode <= 0o777, "socket.mode \(s.socket.modeText)")
+    } else {
+        for problem in result.problems {
+            require(!problem.message.isEmpty, "a problem without a message: \(problem)")
+            require(problem.line.map { $0 >= 1 } ?? true, "a problem on line \(problem.line!)")
+        }
+        _ = result.report
+    }
+    let again = ShakedSettings.check(configFile: input, etcDirectory: directory)
+    require(again.problems == result.problems && again.settings == result.settings, "a second read differs")
+    return 0
+}
+
+func writeFile(_ path: String, _ bytes: UnsafeRawBufferPointer) {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    require(fd >= 0, "cannot create \(path)")
+    var offset = 0
+    while offset < bytes.count {
+        let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        require(written > 0, "cannot write \(path)")
+        offset += written
+    }
+    close(fd)
+}
+
+/// A broken promise: unlike `precondition`, keeps its message in an optimized build.
+func require(_ condition: Bool, _ message: @autoclosure () -> String) {
+    if !condition { fatalError(message()) }
+}

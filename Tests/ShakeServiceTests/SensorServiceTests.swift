@@ -1,0 +1,81 @@
+import Logging
+import ShakeDetection
+import Synchronization
+import Testing
+
+@testable import ShakeService
+
+/// A source whose first `failures` streams end with an error; later ones deliver a sample and stay open.
+struct FlakySource: SampleSource {
+    final class Attempts: Sendable {
+        let count = Atomic<Int>(0)
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var attempt: Int
+        var description: String { "EIO on attempt \(attempt)" }
+    }
+
+    let failures: Int
+    let attempts = Attempts()
+
+    var description: String { "flaky source" }
+
+    func events() -> AsyncThrowingStream<SourceEvent, any Error> {
+        let attempt = attempts.count.add(1, ordering: .relaxed).oldValue
+        let failures = self.failures
+        return AsyncThrowingStream { continuation in
+            guard attempt >= failures else {
+                continuation.finish(throwing: Failure(attempt: attempt))
+                return
+            }
+            continuation.yield(.sensorReturned("flaky sensor"))
+            continuation.yield(.samples([Sample(timestamp: 1, x: 0, y: 0, z: 9.8)]))
+        }
+    }
+}
+
+@Suite struct SensorServiceTests {
+    /// A stream that fails is started again after 0.1, 0.2, 0.2 s (doubling, capped), each
+    /// failure shown in the status, until it reads; a stream that ends is not restarted.
+    @Test func aFailingSourceIsRetriedAndItsStateShown() async throws {
+        let coordinator = UndoCoordinator(
+            settings: .init(), sensor: .init(description: "flaky source", detector: "test"),
+            logger: Logger(label: "test"))
+        let source = FlakySource(failures: 3)
+        let service = SensorService(
+            source: source, makeDetector: { ShakeDetector() }, coordinator: coordinator, logger: Logger(label: "test"),
+            retryDelay: .milliseconds(100), maximumRetryDelay: .milliseconds(200))
+        let reading = Task { await service.read() }
+        var seen: [String] = []
+        // Generous: other suites running at once can hold the cooperative threads for many seconds
+        // (processes waited for synchronously); the loop ends as soon as a sample is read.
+        let deadline = ContinuousClock.now + .seconds(120)
+        while ContinuousClock.now < deadline {
+            let status = await coordinator.status()
+            if seen.last != status.sensor { seen.append(status.sensor) }
+            if status.samplesRead > 0 { break }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(
+            seen == [
+                "flaky source", "flaky source: failed: EIO on attempt 0; retrying in 0.1 s",
+                "flaky source: failed: EIO on attempt 1; retrying in 0.2 s",
+                "flaky source: failed: EIO on attempt 2; retrying in 0.2 s", "flaky sensor",
+            ])
+        #expect(await coordinator.status().sensorActive)
+        reading.cancel()
+        await reading.value
+        #expect(await coordinator.status().sensorActive == false)
+        #expect(source.attempts.count.load(ordering: .relaxed) == 4)
+    }
+
+    /// Retry delays as status shows them.
+    @Test(arguments: [
+        (Duration.milliseconds(500), "0.5 s"), (.seconds(4), "4 s"), (.seconds(30), "30 s"),
+        (.milliseconds(1990), "2 s"),
+    ])
+    func retryDelayText(delay: Duration, text: String) {
+        #expect(SensorService.seconds(delay) == text)
+    }
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""The --demo flow against an installed shaked, for scripts/test-package.sh: a synthetic shake
+becomes a confirmed undo through the Python varlink client, and the installed shakectl reads the
+daemon's status. Exits non-zero, saying which step failed, when anything goes wrong.
+
+    SHAKED_BINARY=/usr/bin/shaked python3 Tests/package/demo_flow.py /usr/bin/shakectl
+"""
+
+import json
+import os
+import socket
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+from daemon import UNDO, App, Daemon, prompt  # noqa: E402
+
+socket.setdefaulttimeout(20)
+
+
+def check(condition, what):
+    if not condition:
+        raise SystemExit("demo flow: " + what)
+
+
+def main():
+    shakectl = sys.argv[1] if len(sys.argv) > 1 else "/usr/bin/shakectl"
+    check(os.environ.get("SHAKED_BINARY"), "set SHAKED_BINARY to the installed shaked")
+    with Daemon("--demo", "--config", "/etc/shaked/shaked.conf") as daemon:
+        app = App(daemon)
+        with daemon.client() as client, client.open(UNDO, namespaced=False) as tool, \
+                client.open("io.shaked.Demo", namespaced=False) as demo:
+            app.context(focused=True, undo="Typing")
+            demo.Shake()
+            intent = app.next_event()
+            check(intent["kind"] == "intent" and intent["actionName"] == "Typing", "no undo intent: %r" % intent)
+            app.calls.AnswerIntent(token=app.token, intent=intent["intent"], prompt=prompt("Undo Typing"))
+
+            status = subprocess.run([shakectl, "status", "--socket", daemon.socket, "--format", "json"],
+                                    capture_output=True, text=True, timeout=30)
+            check(status.returncode == 0, "shakectl status failed: " + status.stderr)
+            reported = json.loads(status.stdout)
+            check(reported.get("openIntent") == intent["intent"], "shakectl status: %s" % status.stdout)
+            check(reported.get("currentApp") == "org.example.Notes", "shakectl status: %s" % status.stdout)
+
+            app.calls.Choose(token=app.token, intent=intent["intent"], choice="undo")
+            perform = app.next_event()
+            check((perform["kind"], perform["operation"]) == ("perform", "undo"), "no perform: %r" % perform)
+            app.calls.ReportResult(token=app.token, intent=intent["intent"], summary="Removed line 3")
+            check("openIntent" not in tool.GetStatus()["status"], "the intent stayed open after the result")
+        app.close()
+        check(daemon.alive(), "the daemon exited:\n" + daemon.output())
+    print("demo flow: a synthetic shake became a confirmed undo; shakectl status saw the open prompt")
+
+
+if __name__ == "__main__":
+    main()

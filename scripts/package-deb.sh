@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Builds the Debian package shaked_VERSION_ARCH.deb (and shaked-dbgsym_VERSION_ARCH.deb with the
+# debug information) from `scripts/install.sh --destdir` staging, with debhelper: dh_strip splits the
+# debug information, dh_shlibdeps computes Depends: from the executables, dh_installsystemd and
+# dh_installsysusers write the maintainer-script steps, dh_gencontrol and dh_builddeb do the rest.
+# The packaging files are in scripts/debian/. The last line of output is the .deb's path.
+#
+#   scripts/package-deb.sh                          # release build (Swift runtime static), then package
+#   scripts/package-deb.sh --bin-dir DIR --arch arm64   # package executables built elsewhere
+#
+# Needs the Debian packages dpkg-dev and debhelper (scripts/ensure-packages.sh installs them).
+set -euo pipefail
+
+usage() {
+    cat <<'EOF'
+Usage: scripts/package-deb.sh [OPTIONS]
+
+  --bin-dir DIR     package the shaked and shakectl executables in DIR instead of building them
+                    (swift build -c release --static-swift-stdlib --disable-default-traits)
+  --arch ARCH       Debian architecture of those executables (default: dpkg --print-architecture);
+                    for another architecture, build with a Swift SDK and pass --bin-dir
+  --version V       package version (default: shaked's own version from Sources/shaked/Shaked.swift,
+                    Debian revision 1, e.g. 0.5.0-1)
+  --output DIR      where the .deb files go (default: .build/deb)
+  -h, --help        show this help
+
+Environment: DEBFULLNAME and DEBEMAIL name the maintainer (default: shaked maintainers
+<shaked@example.org>); SOURCE_DATE_EPOCH fixes the time stamps (default: the last commit's).
+EOF
+}
+
+bin_dir=""
+arch=""
+version=""
+output=""
+while (($#)); do
+    case "$1" in
+    --bin-dir) bin_dir=${2:?--bin-dir needs a directory}; shift ;;
+    --bin-dir=*) bin_dir=${1#*=} ;;
+    --arch) arch=${2:?--arch needs a Debian architecture}; shift ;;
+    --arch=*) arch=${1#*=} ;;
+    --version) version=${2:?--version needs a version}; shift ;;
+    --version=*) version=${1#*=} ;;
+    --output) output=${2:?--output needs a directory}; shift ;;
+    --output=*) output=${1#*=} ;;
+    -h | --help) usage; exit 0 ;;
+    *) echo "error: unknown argument '$1'; see scripts/package-deb.sh --help" >&2; exit 2 ;;
+    esac
+    shift
+done
+
+cd "$(dirname "$0")/.."
+root=$(pwd)
+for tool in dpkg-deb:dpkg dpkg-shlibdeps:dpkg-dev dpkg-architecture:dpkg-dev dh:debhelper readelf:binutils; do
+    command -v "${tool%%:*}" >/dev/null || {
+        echo "error: ${tool%%:*} not found; install the Debian package ${tool#*:} (scripts/ensure-packages.sh ${tool#*:})" >&2
+        exit 1
+    }
+done
+
+arch=${arch:-$(dpkg --print-architecture)}
+if [ -z "$version" ]; then
+    upstream=$(sed -n 's/^ *static let version = "\([^"]*\)".*/\1/p' Sources/shaked/Shaked.swift)
+    [ -n "$upstream" ] || { echo "error: no 'static let version = \"...\"' in Sources/shaked/Shaked.swift; pass --version" >&2; exit 1; }
+    version="$upstream-1"
+fi
+output=${output:-$root/.build/deb}
+mkdir -p "$output"
+output=$(cd "$output" && pwd)
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
+
+if [ -z "$bin_dir" ]; then
+    [ "$arch" = "$(dpkg --print-architecture)" ] || {
+        echo "error: --arch $arch differs from this machine's; build with a Swift SDK and pass --bin-dir (README.md)" >&2
+        exit 2
+    }
+    build=(swift build -c release --static-swift-stdlib --disable-default-traits)
+    "${build[@]}" --product shaked >&2
+    "${build[@]}" --product shakectl >&2
+    bin_dir=$("${build[@]}" --show-bin-path)
+fi
+[ -d "$bin_dir" ] || { echo "error: --bin-dir $bin_dir is not a directory" >&2; exit 1; }
+bin_dir=$(cd "$bin_dir" && pwd)
+
+# The executables must run without a Swift toolchain: no search path into one, and no Swift shared library.
+for exe in shaked shakectl; do
+    [ -x "$bin_dir/$exe" ] || { echo "error: $bin_dir/$exe is missing or not executable" >&2; exit 1; }
+    dynamic=$(readelf -d "$bin_dir/$exe")
+    if grep -E '\((RUNPATH|RPATH)\)' <<<"$dynamic" | grep -v '\[\$ORIGIN\]$' >&2; then
+        echo "error: $bin_dir/$exe has the RUNPATH above, into a toolchain or build tree; build with --static-swift-stdlib" >&2
+        exit 1
+    fi
+    if grep -E 'NEEDED.*\[lib(swift|Foundation|_Foundation|dispatch|BlocksRuntime|MallocInterposer)' <<<"$dynamic" >&2; then
+        echo "error: $bin_dir/$exe needs the Swift shared libraries above; build with --static-swift-stdlib --disable-default-traits" >&2
+        exit 1
+    fi
+done
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+upstream_version=${version#*:}
+tree="$work/shaked-${upstream_version%-*}"
+mkdir -p "$tree/debian"
+cp scripts/debian/control scripts/debian/rules scripts/debian/copyright scripts/debian/postinst \
+    scripts/debian/postrm "$tree/debian/"
+maintainer="${DEBFULLNAME:-shaked maintainers} <${DEBEMAIL:-shaked@example.org}>"
+sed -i "s|@MAINTAINER@|$maintainer|" "$tree/debian/control"
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+cat >"$tree/debian/changelog" <<EOF
+shaked ($version) unstable; urgency=medium
+
+  * Built by scripts/package-deb.sh at commit $commit.
+
+ -- $maintainer  $(date -R -u -d "@$SOURCE_DATE_EPOCH")
+EOF
+
+unitdir=$(pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null || true)
+udevdir=$(pkg-config --variable=udevdir udev 2>/dev/null || true)
+(
+    cd "$tree"
+    export SHAKED_SOURCE="$root" SHAKED_BIN_DIR="$bin_dir"
+    export SHAKED_UNITDIR="${unitdir:-/lib/systemd/system}" SHAKED_UDEVDIR="${udevdir:-/lib/udev}"
+    dpkg-architecture --host-arch "$arch" --force --command debian/rules binary
+) >&2
+
+deb="$output/shaked_${version#*:}_${arch}.deb"
+for built in "$work"/*.deb; do mv -f "$built" "$output/"; done
+[ -f "$deb" ] || { echo "error: debhelper made no $(basename "$deb"); see the output above" >&2; exit 1; }
+echo "$deb"

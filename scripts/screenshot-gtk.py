@@ -1,0 +1,30 @@
+#!/usr/bin/python3
+"""Takes clients/gtk-notes/screenshot.png: shake-notes on a phone-sized Xvfb screen with its
+"Undo Typing" prompt open, on `shaked --demo`. Needs what scripts/test.sh installs, plus
+imagemagick (`import`), and a built .build/debug/shaked."""
+
+import os
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "gtk"))
+
+from desktop import Daemon, Desktop, NotesApp, wait_for  # noqa: E402
+
+desktop = Desktop(width=360, height=640)
+desktop.start()
+try:
+    with Daemon("--demo") as daemon:
+        app = NotesApp(desktop, daemon)
+        app.type("buy milk")
+        daemon.client().open("io.shaked.Demo", namespaced=False).Shake()
+        wait_for(lambda: (lambda d: d and d[1])(app.dialog()), 10, "the prompt")
+        raw = os.path.join(tempfile.mkdtemp(), "screen.png")
+        desktop.screenshot(raw)
+        out = os.path.join(ROOT, "clients", "gtk-notes", "screenshot.png")
+        os.system("convert %s +dither -colors 32 -strip %s" % (raw, out))
+        print(out, os.path.getsize(out), "bytes")
+        app.stop()
+finally:
+    desktop.stop()
