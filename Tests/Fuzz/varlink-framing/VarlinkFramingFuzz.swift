@@ -68,6 +68,7 @@ func check(_ frame: ByteBuffer) {
     roundTrip(RequestIntentParameters.self, frame)
     roundTrip(RegisterAgentParameters.self, frame)
     roundTrip(InterfaceDescriptionParameters.self, frame)
+    roundTrip(SetPreferencesParameters.self, frame)
     if let answer = roundTrip(AnswerIntentParameters.self, frame) {
         for operation in Operation.allCases {
             for language in PromptLanguage.allCases {
@@ -82,9 +83,10 @@ func check(_ frame: ByteBuffer) {
     _ = try? codec.decodeReply(MonitorReply.self, from: frame)
 }
 
-/// Decodes `P` from the frame; if it decodes, it must survive encode-then-decode unchanged.
+/// Decodes `P` from the frame (its field rules checked); if it decodes, it must survive
+/// encode-then-decode unchanged.
 @discardableResult
-func roundTrip<P: Codable & Equatable>(_ type: P.Type, _ frame: ByteBuffer) -> P? {
+func roundTrip<P: CheckedParameters & Codable & Equatable>(_ type: P.Type, _ frame: ByteBuffer) -> P? {
     let parameters: P
     do {
         parameters = try codec.parameters(P.self, of: frame)
