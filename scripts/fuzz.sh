@@ -53,7 +53,7 @@ modules() {
 extra_sources() {
     case $1 in
         sysfs-parsers)
-            for f in AttributeParsing ChannelFormat MountMatrix ScanLayout SampleConverter AccelerometerInfo; do
+            for f in AttributeParsing ChannelFormat MountMatrix ScanLayout SampleConverter TimestampGuard AccelerometerInfo; do
                 echo "Sources/IIOSensors/$f.swift"
             done ;;
     esac
