@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/ensure-packages.sh pkg-config libiio-dev libudev-dev
+scripts/ensure-packages.sh pkg-config libiio-dev libudev-dev libsystemd-dev
 command -v swift >/dev/null || { echo "error: no Swift toolchain on PATH (Swift 6.2 or later is needed)" >&2; exit 1; }
 
 echo "building shaked and shakectl (the first build takes a few minutes) ..."
