@@ -32,7 +32,9 @@ let package = Package(
         // CLOCK_MONOTONIC, read in one place for every module that stamps or compares times.
         .target(name: "MonotonicClock"),
         // Trace files (t,x,y,z CSV + .labels), corpus evaluation.
-        .target(name: "Traces", dependencies: ["ShakeDetection", "MonotonicClock"]),
+        // Which characters text from outside may not carry raw to a screen or a log, in one place.
+        .target(name: "TextSafety"),
+        .target(name: "Traces", dependencies: ["ShakeDetection", "MonotonicClock", "TextSafety"]),
         // libiio and libudev, quarantined: only IIOSensors imports them.
         .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
@@ -43,7 +45,7 @@ let package = Package(
         // The varlink interfaces, their messages, the NUL framing, and the guideline checks on prompts.
         .target(
             name: "UndoProtocol",
-            dependencies: [.product(name: "NIOCore", package: "swift-nio")],
+            dependencies: ["TextSafety", .product(name: "NIOCore", package: "swift-nio")],
             exclude: ["io.shaked.Undo.varlink", "io.shaked.Demo.varlink"]),
         // The daemon's logic: intent state machine, routing, permissions, the varlink server, sensor on demand.
         .target(
@@ -57,12 +59,12 @@ let package = Package(
             ]),
         // /etc/shaked/shaked.conf and its drop-ins: a TOML reader of its own (standard library only),
         // layering, validation with named keys and lines.
-        .target(name: "ShakedConfiguration", dependencies: ["ShakeDetection"]),
+        .target(name: "ShakedConfiguration", dependencies: ["ShakeDetection", "TextSafety"]),
         // systemd: sd_notify, socket activation, journal records (libsystemd), logind's seat (sd-login).
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(
             name: "Systemd",
-            dependencies: ["MonotonicClock", "CSystemd", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["MonotonicClock", "CSystemd", "TextSafety", .product(name: "Logging", package: "swift-log")]),
         // The library apps use: connection with reconnect, subscription, composed prompts, UndoStack.
         .target(
             name: "ShakeClient",

@@ -44,9 +44,9 @@ modules() {
         varlink-framing)
             echo UndoProtocol NIOCore NIOEmbedded NIOConcurrencyHelpers _NIODataStructures _NIOBase64 \
                 CNIOLinux CNIODarwin CNIOWindows CNIOWASI CNIOFreeBSD CNIOOpenBSD CNIOAtomics \
-                Atomics _AtomicsShims DequeModule InternalCollectionsUtilities ContainersPreview ;;
-        trace-parser) echo Traces ShakeDetection MonotonicClock ;;
-        config-loader) echo ShakedConfiguration ShakeDetection ;;
+                Atomics _AtomicsShims DequeModule InternalCollectionsUtilities ContainersPreview TextSafety ;;
+        trace-parser) echo Traces ShakeDetection MonotonicClock TextSafety ;;
+        config-loader) echo ShakedConfiguration ShakeDetection TextSafety ;;
         sysfs-parsers) echo ShakeDetection ;;
     esac
 }

@@ -1,3 +1,5 @@
+import TextSafety
+
 /// One thing wrong with a configuration file: where it is, which setting, and what to do about it.
 public struct ConfigurationProblem: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kinds of problems, for callers that branch on them.
@@ -58,19 +60,7 @@ public struct ConfigurationProblem: Error, Sendable, Hashable, CustomStringConve
         }
         text += ": "
         if let key { text += "\(key): " }
-        return Self.escaped(text + message)
-    }
-
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            let value = scalar.value
-            let hidden =
-                value < 0x20 || (0x7F...0x9F).contains(value) || (0x200E...0x200F).contains(value)
-                || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
-            out += hidden ? "\\u{\(String(value, radix: 16))}" : String(scalar)
-        }
-        return out
+        return (text + message).escapingHiddenScalars
     }
 }
 

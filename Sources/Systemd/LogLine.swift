@@ -1,4 +1,5 @@
 import Logging
+import TextSafety
 
 #if canImport(Glibc)
     import Glibc
@@ -64,7 +65,7 @@ public enum LogLine {
     /// else quoted, with `"` and `\\` escaped and every character ``escaped(_:)`` escapes.
     static func value(_ value: Logger.Metadata.Value) -> String {
         let text = plainText(value)
-        guard text.isEmpty || text.unicodeScalars.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" || $0 == "\\" || needsEscape($0) })
+        guard text.isEmpty || text.unicodeScalars.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" || $0 == "\\" || $0.isHiddenInText })
         else {
             return text
         }
@@ -83,31 +84,18 @@ public enum LogLine {
     /// DEL, C1), bidirectional formatting characters and line separators are written as `\u{…}` (LF
     /// as `\n`), so no text can start a forged line, move the cursor or reorder what a reader sees.
     public static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        guard text.unicodeScalars.contains(where: \.isHiddenInText) else { return text }
         var result = ""
         for scalar in text.unicodeScalars { appendEscaped(scalar, to: &result) }
         return result
     }
 
-    /// Whether a scalar is written escaped: Unicode Cc, bidi formatting, line and paragraph separators.
-    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029:
-            true
-        default: false
-        }
-    }
-
     private static func appendEscaped(_ scalar: Unicode.Scalar, to result: inout String) {
-        guard needsEscape(scalar) else {
+        guard scalar.isHiddenInText else {
             result.unicodeScalars.append(scalar)
             return
         }
-        if scalar == "\n" {
-            result += "\\n"
-        } else {
-            result += "\\u{" + String(scalar.value, radix: 16) + "}"
-        }
+        result += scalar == "\n" ? "\\n" : scalar.escapedForm
     }
 
     /// A metadata value's text, with arrays and dictionaries spelt out; quoting happens once, outside.

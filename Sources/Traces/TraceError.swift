@@ -1,3 +1,5 @@
+import TextSafety
+
 /// A problem with a trace or labels file, naming the file, the line and what is wrong.
 public struct TraceError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kinds of problems, for callers that branch on them.
@@ -45,11 +47,7 @@ public struct TraceError: Error, Sendable, Hashable, CustomStringConvertible {
 func quoted(_ text: some StringProtocol, _ limit: Int = 30, quotes: Bool = true) -> String {
     var out = ""
     for scalar in text.unicodeScalars.prefix(limit) {
-        let value = scalar.value
-        let isControl = value < 0x20 || (0x7F...0x9F).contains(value)
-        let isBidi = (0x200E...0x200F).contains(value) || (0x202A...0x202E).contains(value)
-            || (0x2066...0x2069).contains(value)
-        out += isControl || isBidi ? "\\u{\(String(value, radix: 16))}" : String(scalar)
+        out += scalar.isHiddenInText ? scalar.escapedForm : String(scalar)
     }
     if text.unicodeScalars.count > limit { out += "…" }
     return quotes ? "\"\(out)\"" : out

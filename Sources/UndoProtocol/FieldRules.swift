@@ -1,3 +1,5 @@
+import TextSafety
+
 /// The length and character rules of every string a client sends, as `io.shaked.Undo.varlink`
 /// states them. A field that breaks its rule is refused with `InvalidParameter` naming it, before
 /// the daemon looks at its meaning, stores it or logs it.
@@ -63,23 +65,13 @@ public enum FieldRule: Sendable, Hashable {
         if let value { try check(value, field: field) }
     }
 
-    /// Whether a scalar may never appear in text a person sees: controls, bidi formatting, separators.
-    public static func isForbiddenInVisibleText(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F: return true  // Unicode Cc
-        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true  // bidi formatting
-        case 0x2028, 0x2029: return true  // line and paragraph separators
-        default: return false
-        }
-    }
-
     private static func isVisible(_ value: String, characters: Int) -> Bool {
         let utf8 = value.utf8.count
         guard utf8 > 0, utf8 <= characters * 4 else { return false }
         var count = 0
         var onlySpaces = true
         for scalar in value.unicodeScalars {
-            if isForbiddenInVisibleText(scalar) { return false }
+            if scalar.isHiddenInText { return false }
             if !scalar.properties.isWhitespace { onlySpaces = false }
         }
         for _ in value {
