@@ -66,7 +66,12 @@ public enum Logind {
                 _ = write(stop, &one, 8)
             }
             let watch = SeatWatch(monitor: monitor, stop: stop, continuation: continuation)
-            startDetachedThread { watch.run() }
+            // Without a thread the stream ends, rather than staying silent for good.
+            if !startDetachedThread({ watch.run() }) {
+                sd_login_monitor_unref(monitor)
+                close(stop)
+                continuation.finish()
+            }
         }
     }
 }
@@ -108,8 +113,8 @@ private final class SeatWatch: @unchecked Sendable {
     }
 }
 
-/// Runs `body` on a new detached POSIX thread (no Foundation `Thread`).
-func startDetachedThread(_ body: @escaping @Sendable () -> Void) {
+/// Runs `body` on a new detached POSIX thread (no Foundation `Thread`); false when none could start.
+func startDetachedThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
     let box = Unmanaged.passRetained(Box(body)).toOpaque()
     var thread = pthread_t()
@@ -118,9 +123,10 @@ func startDetachedThread(_ body: @escaping @Sendable () -> Void) {
         box.body()
         return nil
     }, box)
-    if started == 0 {
-        pthread_detach(thread)
-    } else {
+    guard started == 0 else {
         Unmanaged<Box>.fromOpaque(box).release()
+        return false
     }
+    pthread_detach(thread)
+    return true
 }
