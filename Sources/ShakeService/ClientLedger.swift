@@ -48,9 +48,4 @@ final class ClientLedger: Sendable {
             return account.calls.admit(rate: rate)
         }
     }
-
-    /// Open connections in total, and the users that have any.
-    var counts: (connections: Int, users: Int) {
-        state.withLock { ($0.total, $0.accounts.count) }
-    }
 }

@@ -12,7 +12,7 @@ import Logging
 /// length-delimited, so a NUL, a newline followed by `<0>` or an escape sequence in it can't forge
 /// a record, change a priority or reach a terminal that shows the message.
 /// `journalctl -o verbose` (or `-o json`) shows the fields.
-public struct JournalRecord: Sendable, Equatable {
+public struct JournalRecord: Sendable {
     /// `FIELD=value` pairs in order, starting with `MESSAGE`, `PRIORITY` and `SYSLOG_IDENTIFIER`.
     public private(set) var fields: [(name: String, value: String)]
 
@@ -55,9 +55,5 @@ public struct JournalRecord: Sendable, Equatable {
             var vectors = ranges.map { iovec(iov_base: raw.baseAddress! + $0.lowerBound, iov_len: $0.count) }
             return sd_journal_sendv(&vectors, Int32(vectors.count)) >= 0
         }
-    }
-
-    public static func == (a: Self, b: Self) -> Bool {
-        a.fields.map(\.name) == b.fields.map(\.name) && a.fields.map(\.value) == b.fields.map(\.value)
     }
 }
