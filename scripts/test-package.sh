@@ -118,17 +118,20 @@ step "the installed executables with /opt/swift hidden"
 mkdir -p "$work/empty"
 toolchain=$(dirname "$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")")  # /opt/swift/usr/bin/swift
 case "$toolchain" in / | /usr | /usr/local) fail "the Swift toolchain is in $toolchain, which cannot be hidden" ;; esac
-SHAKED_BINARY=/usr/bin/shaked unshare --mount --propagation private bash -euo pipefail -c '
+# Every command has a time limit, and says what it runs, so a hang ends with its name in the log.
+SHAKED_BINARY=/usr/bin/shaked timeout --kill-after=10 300 unshare --mount --propagation private bash -euo pipefail -c '
+    limited() { echo "+ $*"; timeout --kill-after=5 "$@" || { echo "the command above failed with status $?" >&2; exit 1; }; }
     mount --bind "$1" "$2"
     [ -z "$(ls -A "$2")" ] || { echo "the toolchain at $2 is still visible" >&2; exit 1; }
     export PATH=/usr/sbin:/usr/bin:/sbin:/bin
     unset LD_LIBRARY_PATH LD_PRELOAD
     ! command -v swift >/dev/null || { echo "swift is still on PATH" >&2; exit 1; }
-    shaked --check-config
-    shaked --version
-    python3 Tests/package/demo_flow.py /usr/bin/shakectl
-    umockdev-run -d Tests/IIOSensorsTests/Fixtures/fake-accel.umockdev -- shakectl sensors | tee "$3"
-' hide-toolchain "$work/empty" "$toolchain" "$work/sensors.txt" || fail "the installed executables failed without the toolchain"
+    limited 20 shaked --check-config
+    limited 20 shaked --version
+    limited 150 python3 -u Tests/package/demo_flow.py /usr/bin/shakectl
+    limited 60 umockdev-run -d Tests/IIOSensorsTests/Fixtures/fake-accel.umockdev -- shakectl sensors >"$3"
+    cat "$3"
+' hide-toolchain "$work/empty" "$toolchain" "$work/sensors.txt" </dev/null || fail "the installed executables failed without the toolchain"
 grep -q "fake_accel" "$work/sensors.txt" || fail "shakectl sensors did not list umockdev's fake accelerometer"
 
 step "dpkg -r keeps the configuration; dpkg --purge removes everything"

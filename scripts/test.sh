@@ -14,13 +14,31 @@ scripts/ensure-packages.sh xvfb xdotool openbox dbus at-spi2-core python3-pyatsp
 command -v swift >/dev/null || { echo "error: no Swift toolchain on PATH (Swift 6.2 or later is needed)" >&2; exit 1; }
 [ -d ../shared/traces ] || { echo "error: the trace corpus must be at ../shared/traces, beside this checkout" >&2; exit 1; }
 
-swift build --build-tests
-swift test --skip-build --skip IIOSensorsTests
+# Each step says when it starts and how long it took, and has a time limit far above what it
+# needs here (minutes, see README.md), so a hang fails the run with the step's name instead of
+# running into CI's own limit.
+suite_start=$SECONDS
+run_step() {
+    local limit=$1 name=$2 start=$SECONDS
+    shift 2
+    echo "== test.sh: $name (limit ${limit} min)"
+    if ! timeout --kill-after=30 "${limit}m" "$@"; then
+        echo "test.sh: FAILED: $name (status $?, after $((SECONDS - start)) s)" >&2
+        exit 1
+    fi
+    echo "== test.sh: $name passed in $((SECONDS - start)) s"
+}
+
+run_step 40 "build" swift build --build-tests
+run_step 20 "Swift tests" swift test --skip-build --skip IIOSensorsTests
 # The daemon through a real third-party varlink client (Python's varlink package).
-python3 -W ignore::ResourceWarning -m unittest discover -s Tests/python
+run_step 15 "Python varlink tests" python3 -W ignore::ResourceWarning -m unittest discover -s Tests/python
 # The GTK 4 notes app (clients/gtk-notes) as a person uses it: Xvfb, xdotool, AT-SPI.
-/usr/bin/python3 -W ignore::ResourceWarning -m unittest discover -s Tests/gtk
-scripts/soak.py --seconds 20 --clients 200 --binary .build/debug/shaked  # hostile and well-behaved clients at once
-if [ -x scripts/test-iio.sh ]; then scripts/test-iio.sh; fi
-scripts/fuzz.sh all 20  # each libFuzzer target for 20 s under AddressSanitizer (README: Adversarial tests)
-scripts/test-package.sh
+run_step 15 "GTK tests" /usr/bin/python3 -W ignore::ResourceWarning -m unittest discover -s Tests/gtk
+# Hostile and well-behaved clients at once.
+run_step 5 "soak" scripts/soak.py --seconds 20 --clients 200 --binary .build/debug/shaked
+run_step 20 "IIO tests under umockdev" scripts/test-iio.sh
+# Each libFuzzer target for 20 s under AddressSanitizer (README: Adversarial tests).
+run_step 25 "fuzzing" scripts/fuzz.sh all 20
+run_step 30 "the Debian package" scripts/test-package.sh
+echo "== test.sh: all passed in $((SECONDS - suite_start)) s"

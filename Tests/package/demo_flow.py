@@ -6,6 +6,7 @@ daemon's status. Exits non-zero, saying which step failed, when anything goes wr
     SHAKED_BINARY=/usr/bin/shaked python3 Tests/package/demo_flow.py /usr/bin/shakectl
 """
 
+import faulthandler
 import json
 import os
 import socket
@@ -23,19 +24,29 @@ def check(condition, what):
         raise SystemExit("demo flow: " + what)
 
 
+def say(what):
+    print("demo flow: " + what, flush=True)
+
+
 def main():
     shakectl = sys.argv[1] if len(sys.argv) > 1 else "/usr/bin/shakectl"
     check(os.environ.get("SHAKED_BINARY"), "set SHAKED_BINARY to the installed shaked")
+    # Every wait below has its own limit; should one still hang, this prints where and exits.
+    faulthandler.dump_traceback_later(120, exit=True)
     with Daemon("--demo", "--config", "/etc/shaked/shaked.conf") as daemon:
+        say("the daemon listens on " + daemon.socket)
         app = App(daemon)
         with daemon.client() as client, client.open(UNDO, namespaced=False) as tool, \
                 client.open("io.shaked.Demo", namespaced=False) as demo:
             app.context(focused=True, undo="Typing")
+            say("an app subscribed and set its context; shaking")
             demo.Shake()
             intent = app.next_event()
+            say("the app got an intent")
             check(intent["kind"] == "intent" and intent["actionName"] == "Typing", "no undo intent: %r" % intent)
             app.calls.AnswerIntent(token=app.token, intent=intent["intent"], prompt=prompt("Undo Typing"))
 
+            say("the app answered with a prompt; asking shakectl status")
             status = subprocess.run([shakectl, "status", "--socket", daemon.socket, "--format", "json"],
                                     capture_output=True, text=True, timeout=30)
             check(status.returncode == 0, "shakectl status failed: " + status.stderr)
@@ -50,6 +61,8 @@ def main():
             check("openIntent" not in tool.GetStatus()["status"], "the intent stayed open after the result")
         app.close()
         check(daemon.alive(), "the daemon exited:\n" + daemon.output())
+        say("stopping the daemon")
+    faulthandler.cancel_dump_traceback_later()
     print("demo flow: a synthetic shake became a confirmed undo; shakectl status saw the open prompt")
 
 
