@@ -100,7 +100,7 @@ let package = Package(
         .executableTarget(name: "shake-idle-app", dependencies: ["ShakeClient"]),
         // Helpers the test targets share: where the corpus is, running the built binaries.
         .target(name: "TestSupport", dependencies: ["ShakeDetection", "Traces"], path: "Tests/TestSupport"),
-        .testTarget(name: "ShakeDetectionTests", dependencies: ["ShakeDetection", "Traces", "TestSupport"]),
+        .testTarget(name: "ShakeDetectionTests", dependencies: ["ShakeDetection", "Traces", "TestSupport", "SyntheticMotion"]),
         .testTarget(name: "TracesTests", dependencies: ["Traces", "TestSupport"]),
         .testTarget(name: "ShakectlTests", dependencies: ["Traces", "TestSupport"]),
         .testTarget(

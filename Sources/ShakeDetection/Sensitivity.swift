@@ -53,6 +53,16 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
     public var slowVerticalPeriod: Double
     /// Cosine between the strokes' line and gravity above which the motion counts as vertical.
     public var verticality: Double
+    /// Cosine between gravity ``fallLookback`` before a chain began and gravity when it would
+    /// be recognized, below which the device turned over on the way. A chain that also dies
+    /// away from its strongest stroke (the newest closed stroke 1.15 times weaker, or weaker
+    /// at all when the strongest saturated) is a body that fell onto its side or back, ringing
+    /// on what it landed on. A hand that shakes keeps feeding the motion and keeps the device's
+    /// orientation. -1 turns the gate off.
+    public var fallTurn: Double
+    /// How long before a chain's first stroke the orientation is taken for ``fallTurn``: a
+    /// body topples in about a second, turning fastest at the end.
+    public var fallLookback: Double
 
     /// The defaults for a sensitivity level.
     public init(sensitivity: Sensitivity = .medium) {
@@ -77,6 +87,8 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
         freeFallMemory = 0.5
         slowVerticalPeriod = 0.38
         verticality = 0.7
+        fallTurn = 0.5
+        fallLookback = 1.0
     }
 
     /// Checks every value and names the first one out of range.
@@ -101,6 +113,8 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
         try check(freeFallMemory >= 0 && freeFallMemory <= 10, "freeFallMemory", "must lie in [0, 10] s")
         try check(slowVerticalPeriod > 0 && slowVerticalPeriod <= 2, "slowVerticalPeriod", "must lie in (0, 2] s")
         try check((0...1).contains(verticality), "verticality", "is a cosine, from 0 to 1")
+        try check((-1...1).contains(fallTurn), "fallTurn", "is a cosine, from -1 to 1")
+        try check(fallLookback > 0 && fallLookback <= 1.75, "fallLookback", "must lie in (0, 1.75] s")
     }
 }
 

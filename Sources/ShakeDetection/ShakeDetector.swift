@@ -12,7 +12,10 @@
 ///    stroke strengths are alike (not gait's impact and rebound), the rhythm is even, and,
 ///    when strokes were already going on before the chain began (walking, running), one more
 ///    reversal is needed.
-/// 5. **Hold-off**: after an event nothing fires until the motion settles (or a maximum
+/// 5. **Body motion** is not a shake: a chain near a free fall (a jump's flight, a drop), a
+///    slow oscillation along gravity (jumping, bouncing), or one after the device turned over
+///    (a body that fell onto its side, ringing on what it landed on).
+/// 6. **Hold-off**: after an event nothing fires until the motion settles (or a maximum
 ///    hold-off passes), so a shake gives one event.
 ///
 /// Each sample costs O(1) work and no allocation; the detector has no clock and no I/O.
@@ -49,6 +52,12 @@ public struct ShakeDetector: ShakeDetecting {
     private var fallingSince: Int64?
     /// The latest sample of a free fall that lasted long enough to count.
     private var lastFreeFall: Int64?
+    /// The gravity estimate every ``Self.orientationStep`` nanoseconds, newest last, and when
+    /// the newest was taken: two seconds of how the device was held.
+    private var orientations = Ring<8, Vector3>(filler: .zero)
+    private var lastOrientationAt: Int64 = 0
+    /// Nanoseconds between entries of `orientations`.
+    private static let orientationStep: Int64 = 250_000_000
 
     /// Creates a detector with the given settings.
     public init(configuration: ShakeDetectorConfiguration = .init()) {
@@ -69,6 +78,8 @@ public struct ShakeDetector: ShakeDetecting {
         holdoff = nil
         fallingSince = nil
         lastFreeFall = nil
+        orientations.removeAll()
+        lastOrientationAt = 0
     }
 
     public mutating func process(_ sample: Sample) -> ShakeEvent? {
@@ -85,6 +96,8 @@ public struct ShakeDetector: ShakeDetecting {
         }
         guard let previous = lastTimestamp, let g = gravity else {
             gravity = raw
+            orientations.append(raw)
+            lastOrientationAt = t
             return nil
         }
         // Backward-Euler low-pass coefficient: exact enough for dt much below the time constant,
@@ -94,6 +107,10 @@ public struct ShakeDetector: ShakeDetecting {
         let alpha = dt / (configuration.gravityTimeConstant + dt)
         let newGravity = g + alpha * (raw - g)
         gravity = newGravity
+        if t - lastOrientationAt >= Self.orientationStep {
+            orientations.append(newGravity)
+            lastOrientationAt = t
+        }
         let dynamic = raw - newGravity
         let strength = dynamic.length
         let threshold = configuration.strokeThreshold
@@ -260,6 +277,7 @@ public struct ShakeDetector: ShakeDetecting {
     /// gravity whatever the line says.
     private func isBodyMotion(closed: Int, next: Stroke, first: Stroke, line: Vector3) -> Bool {
         if let fell = lastFreeFall, fell >= first.start - Int64(configuration.freeFallMemory * 1e9) { return true }
+        if isLandingAfterTurningOver(first: first, closed: closed) { return true }
         var saturated = next.saturated
         for i in 0..<closed { saturated = saturated || chain[back: i].saturated }
         guard saturated || abs(line.cosine(gravity ?? .zero)) >= configuration.verticality else { return false }
@@ -272,6 +290,27 @@ public struct ShakeDetector: ShakeDetecting {
             ? seconds(chain[back: 0].start - chain[back: 2 * pairs].start) / Double(pairs)
             : seconds(next.start - chain[back: 1].start)
         return period + samplePeriod >= configuration.slowVerticalPeriod
+    }
+
+    /// Whether the chain is a body ringing on what it landed on after toppling over: the chain
+    /// opens with its strongest stroke (one blow, then a free vibration dying away; a hand that
+    /// shakes keeps feeding the motion), and gravity now lies more than
+    /// ``ShakeDetectorConfiguration/fallTurn`` away from where it was
+    /// ``ShakeDetectorConfiguration/fallLookback`` before the chain began (the body went from
+    /// upright to lying on its side or back). Without that much history, no.
+    private func isLandingAfterTurningOver(first: Stroke, closed: Int) -> Bool {
+        // A blow that saturated the sensor was stronger than it reads; one that did not must
+        // stand clear of what follows (1.15 times), as a damped vibration's first swing does.
+        var strongest = chain[back: 1]
+        for i in 2..<closed where chain[back: i].strength > strongest.strength { strongest = chain[back: i] }
+        let margin = strongest.saturated ? 1 : 1.15
+        guard chain[back: 0].strength * margin <= strongest.strength else { return false }
+        let then = first.start - Int64(configuration.fallLookback * 1e9)
+        guard then <= lastOrientationAt, let gravity else { return false }
+        // Entries are Self.orientationStep apart, the newest taken at lastOrientationAt.
+        let back = Int((lastOrientationAt - then + Self.orientationStep - 1) / Self.orientationStep)
+        guard back < orientations.count else { return false }
+        return orientations[back: back].cosine(gravity) < configuration.fallTurn
     }
 
     /// Whether strokes were already happening in the window before `start`.

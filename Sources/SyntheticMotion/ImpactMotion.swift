@@ -14,8 +14,19 @@ import ShakeDetection
 /// faster, while the hips drop 0.7-0.9 m (so the pocket is partly unloaded: it reads well under
 /// 1 g, never below 0). The hip strikes the floor at about 3 m/s and stops within 40-100 ms
 /// (5-12 g, far beyond a ±2 g sensor), the thigh's soft tissue rings at 6-15 Hz for a few
-/// tenths of a second, and the body settles back a little and lies still.
+/// tenths of a second. That is the hard landing, on a floor. On soft ground (a bed, a sofa, a
+/// gym mat, grass) the surface and the body on it form a spring with damping: the hip sinks in
+/// and rebounds at 2.5-4.5 Hz with a damping ratio of 0.08-0.25, swinging several times above
+/// a shake's stroke threshold before it dies away. That is a damped oscillation in a shake's
+/// frequency band with no hand driving it. Half the falls land soft. Either way the body then
+/// settles back a little and lies still.
 struct FallMotion: Sendable {
+    /// What the body lands on, when it is soft: a spring-damper.
+    struct SoftLanding: Sendable {
+        let frequency: Double
+        let damping: Double
+    }
+
     let mount: PocketMount
     let standing: Double
     let duration: Double
@@ -30,6 +41,8 @@ struct FallMotion: Sendable {
     let hipBend: Double
     let settle: Double
     let sway: Wave
+    /// Nil for a hard floor.
+    let soft: SoftLanding?
 
     init(using random: inout SeededRandom) {
         mount = PocketMount(using: &random)
@@ -46,6 +59,9 @@ struct FallMotion: Sendable {
         hipBend = random.uniform(0.2...0.8)
         settle = random.uniform(0...0.3)
         sway = Wave(amplitude: 0.05...0.3, frequency: 0.2...0.6, using: &random)
+        soft =
+            random.unit() < 0.5
+            ? SoftLanding(frequency: random.uniform(2.5...4.5), damping: random.uniform(0.08...0.25)) : nil
     }
 
     /// When the hip hits the floor, in seconds from the start.
@@ -75,6 +91,24 @@ struct FallMotion: Sendable {
         var roll = Double.pi / 2 + rollRate * braking * (1 - braking / (2 * impactDuration))
         roll -= settle * smoothStep((since - impactDuration) / 1.0)
         var hip = SIMD3<Double>(0, 0, g)
+        if let soft {
+            // The hip lands at speed v on a spring-damper and sinks by
+            // x(t) = v / ωd · e^(-ζωt) · sin(ωd t); the surface pushes it up with -x''(t).
+            // Sideways the surface grips: that speed goes within the impact time, as on a floor.
+            let v = 3 * drop / duration
+            let omega = 2 * Double.pi * soft.frequency
+            let zeta = soft.damping
+            let damped = omega * (1 - zeta * zeta).squareRoot()
+            hip.z +=
+                v / damped * exp(-zeta * omega * since)
+                * ((damped * damped - zeta * zeta * omega * omega) * sin(damped * since)
+                    + 2 * zeta * omega * damped * cos(damped * since))
+            if since < impactDuration {
+                let velocity = side * (3 * sideways / duration) * right
+                hip -= Double.pi / (2 * impactDuration) * sin(Double.pi * since / impactDuration) * velocity
+            }
+            return BodyPose(hip: hip, flexion: flexion, roll: side * roll)
+        }
         if since < impactDuration {
             // The downward and sideways speed taken out by a half-sine push from the floor.
             let velocity = SIMD3(0, 0, -3 * drop / duration) + side * (3 * sideways / duration) * right

@@ -115,4 +115,45 @@ import Testing
             #expect(detect(samples, with: ShakeDetector()).count == 1, "gravity along \(sign > 0 ? "+" : "-")x")
         }
     }
+
+    /// Gravity along y for 2 s; then the device turns by `turn` degrees towards z over `over`
+    /// seconds, faster and faster (a body toppling: the angle grows as time squared); then,
+    /// `pause` seconds later, an oscillation along the new gravity at `frequency` Hz of
+    /// `amplitude` m/s², for 2 s, fading with damping ratio `damping` (0: steady).
+    /// Each axis clipped at ±`range`.
+    static func turnThenOscillation(
+        turn: Double, over: Double = 0.8, pause: Double = 0, frequency: Double, amplitude: Double,
+        damping: Double, rate: Double, range: Double
+    ) -> [Sample] {
+        let clip = { (v: Double) in max(-range, min(range, v)) }
+        let landing = 2 + over + pause
+        return (0..<Int((landing + 2) * rate)).map { i in
+            let t = Double(i) / rate
+            let u = min(max((t - 2) / over, 0), 1)
+            let angle = turn * Double.pi / 180 * u * u
+            let up = (0.0, cos(angle), sin(angle))
+            var a = standardGravity
+            if t >= landing {
+                let s = t - landing
+                let omega = 2 * Double.pi * frequency
+                a += amplitude * exp(-damping * omega * s) * sin(omega * s)
+            }
+            return Sample(seconds: t, x: clip(a * up.0), y: clip(a * up.1), z: clip(a * up.2))
+        }
+    }
+
+    @Test("a shake right after the device was picked up (turned 45°) is a shake, even one that fades")
+    func shakeAfterPickingUp() {
+        for rate in [25.0, 50, 100] {
+            for damping in [0.0, 0.02] {
+                for pause in [0.0, 0.3] {
+                    let samples = Self.turnThenOscillation(
+                        turn: 45, over: 0.6, pause: pause, frequency: 4, amplitude: 30, damping: damping, rate: rate,
+                        range: 2 * standardGravity)
+                    let events = detect(samples, with: ShakeDetector())
+                    #expect(events.count == 1, "\(rate) Hz, ζ \(damping), \(pause) s after: \(events.count) events")
+                }
+            }
+        }
+    }
 }

@@ -117,6 +117,20 @@ struct EverydayMotionTests {
         #expect(total >= 10, "\(total) events in 3 minutes of jumping without the gates")
     }
 
+    /// The falls are hard material too: half land soft and ring at 2.5-4.5 Hz, which without the
+    /// turn gate the detector takes for a shake now and then.
+    @Test func withoutTheTurnGateSoftFallsFire() {
+        var configuration = ShakeDetectorConfiguration(sensitivity: .high)
+        configuration.fallTurn = -1  // a cosine is never below -1: the gate is off
+        var total = 0
+        for seed in UInt64(1)...30 {
+            let motion = EverydayMotion(.fallOntoSide, seed: seed)
+            var detector = ShakeDetector(configuration: configuration)
+            total += motion.samples(seconds: (motion.impactTime ?? 4) + 4).compactMap { detector.process($0) }.count
+        }
+        #expect(total >= 3, "\(total) events in 30 falls without the turn gate")
+    }
+
     /// A shake right after a jumping session ends is still recognized once the body is still.
     @Test func aShakeAfterJumpingIsRecognized() {
         for seed in Self.seeds.prefix(3) {
