@@ -58,7 +58,7 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
     /// away from its strongest stroke (the newest closed stroke 1.15 times weaker, or weaker
     /// at all when the strongest saturated) is a body that fell onto its side or back, ringing
     /// on what it landed on. A hand that shakes keeps feeding the motion and keeps the device's
-    /// orientation. -1 turns the gate off.
+    /// orientation. The default, 0.4, is 66°. -1 turns the gate off.
     public var fallTurn: Double
     /// How long before a chain's first stroke the orientation is taken for ``fallTurn``: a
     /// body topples in about a second, turning fastest at the end.
@@ -87,7 +87,7 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
         freeFallMemory = 0.5
         slowVerticalPeriod = 0.38
         verticality = 0.7
-        fallTurn = 0.5
+        fallTurn = 0.4
         fallLookback = 1.0
     }
 

@@ -16,8 +16,8 @@ struct GateCostTable {
     static let variants: [(name: String, configuration: ShakeDetectorConfiguration)] = {
         var noTurn = ShakeDetectorConfiguration()
         noTurn.fallTurn = -1  // a cosine is never below -1
-        var table: [(String, ShakeDetectorConfiguration)] = [("without the turn gate", noTurn), ("shipped (fallTurn 0.5, 60°)", .init())]
-        for cosine in [0.4, 0.6] {
+        var table: [(String, ShakeDetectorConfiguration)] = [("without the turn gate", noTurn), ("shipped (fallTurn 0.4, 66°)", .init())]
+        for cosine in [0.5, 0.6] {
             var c = ShakeDetectorConfiguration()
             c.fallTurn = cosine
             table.append(("fallTurn \(cosine) (\(Int((acos(cosine) * 180 / .pi).rounded()))°)", c))
