@@ -292,15 +292,15 @@ public struct ShakeDetector: ShakeDetecting {
         return period + samplePeriod >= configuration.slowVerticalPeriod
     }
 
-    /// Whether the chain is a body ringing on what it landed on after toppling over: the chain
-    /// opens with its strongest stroke (one blow, then a free vibration dying away; a hand that
-    /// shakes keeps feeding the motion), and gravity now lies more than
+    /// Whether the chain is a body ringing on what it landed on after toppling over: its newest
+    /// closed stroke is weaker than its strongest earlier one (one blow, then a free vibration
+    /// dying away; a hand that shakes keeps feeding the motion), and gravity now lies more than
     /// ``ShakeDetectorConfiguration/fallTurn`` away from where it was
     /// ``ShakeDetectorConfiguration/fallLookback`` before the chain began (the body went from
     /// upright to lying on its side or back). Without that much history, no.
     private func isLandingAfterTurningOver(first: Stroke, closed: Int) -> Bool {
-        // A blow that saturated the sensor was stronger than it reads; one that did not must
-        // stand clear of what follows (1.15 times), as a damped vibration's first swing does.
+        // A strongest stroke that saturated the sensor was stronger than it reads; one that did
+        // not must stand clear of the newest (1.15 times), as a damped vibration's swings do.
         var strongest = chain[back: 1]
         for i in 2..<closed where chain[back: i].strength > strongest.strength { strongest = chain[back: i] }
         let margin = strongest.saturated ? 1 : 1.15
