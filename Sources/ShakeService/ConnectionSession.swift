@@ -12,7 +12,7 @@ struct ConnectionSession {
     let outbox: Outbox
     let coordinator: UndoCoordinator
     let server: ServerContext
-    private let codec = VarlinkCodec()
+    private var codec: VarlinkCodec { .shared }
     private var limiter = CallRateLimiter()
     private var subscriptions: [String] = []
     private var monitorID: UInt64?

@@ -18,7 +18,7 @@ public actor UndoCoordinator {
     private var machine: IntentMachine
     private var settings: ServiceSettings
     private let logger: Logger
-    private let codec = VarlinkCodec()
+    private var codec: VarlinkCodec { .shared }
     private var outboxes: [String: Outbox] = [:]
     private var monitors: [UInt64: Outbox] = [:]
     private var nextMonitor: UInt64 = 0

@@ -10,10 +10,10 @@ import UndoProtocol
 
 /// The varlink server on a Unix stream socket, as a `Service`.
 ///
-/// One task per connection in a discarding task group; each connection catches its own
-/// errors. Framing is ``NULFrameDecoder``; calls go to ``ConnectionSession``. On graceful
-/// shutdown the coordinator cancels the open prompt (the app is told), the replies already
-/// queued are flushed, and the socket closes.
+/// Each connection is a ``ConnectionHandler`` behind the ``NULFrameDecoder``: calls run in order
+/// on a task that exists only while calls wait, so an idle subscriber costs no task (see the
+/// handler). Each connection catches its own errors. On graceful shutdown the coordinator cancels
+/// the open prompt (the app is told), the replies already queued are flushed, and the socket closes.
 public struct VarlinkServer: Service {
     /// Where to listen.
     public enum Endpoint: Sendable, Equatable {
@@ -47,31 +47,16 @@ public struct VarlinkServer: Service {
         let server = try await bind()
         if case .path(let path, _, _) = endpoint { logger.info("listening", metadata: ["socket": "\(path)"]) }
         onListening()
-        do {
-            try await withThrowingDiscardingTaskGroup { group in
-                group.addTask {
-                    try? await gracefulShutdown()
-                    // Cancels the open prompt and waits until its app and agent have been sent that.
-                    await coordinator.shutdown()
-                    throw Stopping()
-                }
-                group.addTask {
-                    try await server.executeThenClose { inbound in
-                        try await withThrowingDiscardingTaskGroup { connections in
-                            for try await accepted in inbound {
-                                connections.addTask { await serve(accepted) }
-                            }
-                        }
-                    }
-                }
-            }
-        } catch is Stopping {
-            // Graceful shutdown: the listening socket is closed by executeThenClose.
+        // Serves until the daemon stops (or the socket fails); then the open prompt is cancelled: its
+        // app and agent are told, on their own connections, and those writes are awaited.
+        await withTaskCancellationOrGracefulShutdownHandler {
+            try? await server.closeFuture.get()
+        } onCancelOrGracefulShutdown: {
+            server.close(promise: nil)
         }
+        await coordinator.shutdown()
         if case .path(let path, _, _) = endpoint { unlink(path) }
     }
-
-    private struct Stopping: Error {}
 
     /// The first SwiftNIO event loop (by index) that doesn't run a task within `timeout`; nil when
     /// every one does. For the watchdog.
@@ -83,22 +68,21 @@ public struct VarlinkServer: Service {
         return nil
     }
 
-    private func bind() async throws -> NIOAsyncChannel<Accepted, Never> {
-        let context = self.context
+    private func bind() async throws -> any Channel {
+        let (context, coordinator, logger) = (self.context, self.coordinator, self.logger)
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             // Calls are a few hundred bytes: start reads small, so a thousand idle subscribers
             // don't each hold a 2 KiB receive buffer. Reads still grow up to 64 KiB when needed.
             .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 512, maximum: 65536))
-        let initializer: @Sendable (any Channel) -> EventLoopFuture<Accepted> = { channel in
-            Accepted.make(channel, maximumLength: context.limits().messageSize)
-        }
+            .childChannelInitializer { channel in
+                Connection.setUp(channel, coordinator: coordinator, context: context, logger: logger)
+            }
         switch endpoint {
         case .path(let path, let mode, let group):
-            let server: NIOAsyncChannel<Accepted, Never>
+            let server: any Channel
             do {
-                server = try await bootstrap.bind(
-                    unixDomainSocketPath: path, cleanupExistingSocketFile: true, childChannelInitializer: initializer)
+                server = try await bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true).get()
             } catch {
                 throw ServerError(message: "can't listen on \(path): \(error); check socket.path or --socket")
             }
@@ -110,51 +94,7 @@ public struct VarlinkServer: Service {
             }
             return server
         case .inherited(let fd):
-            return try await bootstrap.bind(fd, childChannelInitializer: initializer)
-        }
-    }
-
-    private func serve(_ accepted: Accepted) async {
-        let peer = accepted.peer
-        let codec = VarlinkCodec()
-        let limits = context.limits()
-        if let limit = context.ledger.open(uid: peer.uid, limits: limits) {
-            logger.notice("connection refused: limit reached", metadata: ["peer": "\(peer)", "limit": "\(limit)"])
-            let outbox = Outbox(channel: accepted.channel.channel)
-            try? await accepted.channel.executeThenClose { _ in
-                try await outbox.yield(codec.reply(error: .limitReached(limit))).get()
-            }
-            return
-        }
-        defer { context.ledger.close(uid: peer.uid) }
-        let channel = accepted.channel.channel
-        let outbox = Outbox(channel: channel)
-        var session = ConnectionSession(peer: peer, outbox: outbox, coordinator: coordinator, server: context)
-        // A connection that completes no call in time is closed: it would only hold a slot.
-        let idle = channel.eventLoop.scheduleTask(in: TimeAmount(limits.idleTimeout)) {
-            channel.close(promise: nil)
-        }
-        do {
-            // One task per connection: replies are written straight to the channel (see Outbox).
-            try await accepted.channel.executeThenClose { inbound in
-                do {
-                    for try await message in inbound {
-                        idle.cancel()
-                        await session.handle(message)
-                    }
-                } catch let error as FrameTooLong {
-                    logger.notice("message too long, closing", metadata: ["peer": "\(peer)"])
-                    outbox.yield(codec.reply(error: .limitReached("message-size (\(error.maximumLength) bytes)")))
-                } catch {
-                    logger.debug("connection ended", metadata: ["peer": "\(peer)", "error": "\(error)"])
-                }
-                idle.cancel()
-                await session.close()
-            }
-        } catch {
-            idle.cancel()
-            await session.close()
-            logger.debug("connection closed", metadata: ["peer": "\(peer)", "error": "\(error)"])
+            return try await bootstrap.withBoundSocket(fd).get()
         }
     }
 }
@@ -169,15 +109,14 @@ public struct ServerError: Error, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// A connection accepted, with who is at the other end.
-struct Accepted: Sendable {
-    /// Inbound messages only: replies go straight to the channel through ``Outbox``, so no
-    /// outbound writer is kept per connection.
-    let channel: NIOAsyncChannel<ByteBuffer, Never>
-    let peer: Peer
-
-    /// Sets up framing and reads the peer's credentials (SO_PEERCRED) and groups (SO_PEERGROUPS).
-    static func make(_ channel: any Channel, maximumLength: Int) -> EventLoopFuture<Accepted> {
+/// Setting up an accepted connection.
+enum Connection {
+    /// Reads the peer's credentials (SO_PEERCRED) and groups (SO_PEERGROUPS), counts the connection
+    /// in the ledger (or refuses it: an error reply, then close), and installs the framing and the
+    /// ``ConnectionHandler``.
+    static func setUp(
+        _ channel: any Channel, coordinator: UndoCoordinator, context: ServerContext, logger: Logger
+    ) -> EventLoopFuture<Void> {
         guard let provider = channel as? any SocketOptionProvider else {
             return channel.eventLoop.makeFailedFuture(ServerError(message: "connection has no socket options"))
         }
@@ -188,13 +127,24 @@ struct Accepted: Sendable {
         // More groups than the buffer holds (ERANGE): only the primary group counts.
         let supplementary = groups.map(\.groups).recover { _ in [] }
         return credentials.and(supplementary).flatMapThrowing { credentials, supplementary in
-            try channel.pipeline.syncOperations.addHandler(
-                ByteToMessageHandler(NULFrameDecoder(maximumLength: maximumLength)))
-            // No MessageToByteHandler: Outbox appends the NUL, so no encoder buffer stays per connection.
-            let wrapped = try NIOAsyncChannel<ByteBuffer, Never>(wrappingChannelSynchronously: channel)
             let peer = Peer(
                 pid: credentials.pid, uid: credentials.uid, groups: Set(supplementary).union([credentials.gid]))
-            return Accepted(channel: wrapped, peer: peer)
+            let limits = context.limits()
+            // No MessageToByteHandler: Outbox appends the NUL, so no encoder buffer stays per connection.
+            let outbox = Outbox(channel: channel)
+            if let limit = context.ledger.open(uid: peer.uid, limits: limits) {
+                logger.notice("connection refused: limit reached", metadata: ["peer": "\(peer)", "limit": "\(limit)"])
+                outbox.yield(VarlinkCodec.shared.reply(error: .limitReached(limit))).whenComplete { _ in
+                    channel.close(promise: nil)
+                }
+                return
+            }
+            let session = ConnectionSession(peer: peer, outbox: outbox, coordinator: coordinator, server: context)
+            try channel.pipeline.syncOperations.addHandlers(
+                ByteToMessageHandler(NULFrameDecoder(maximumLength: limits.messageSize)),
+                ConnectionHandler(
+                    slot: SessionSlot(session: session, context: context, logger: logger),
+                    idleTimeout: TimeAmount(limits.idleTimeout), logger: logger))
         }
     }
 }

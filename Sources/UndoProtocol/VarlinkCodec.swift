@@ -10,6 +10,10 @@ public struct VarlinkCodec: Sendable {
     private let encoder: JSONEncoder
     private let decoder = JSONDecoder()
 
+    /// One codec for a whole process: coding keeps no state between calls, and each codec holds a
+    /// `JSONEncoder` and a `JSONDecoder`, which a codec per connection would pay for every time.
+    public static let shared = VarlinkCodec()
+
     /// Creates a codec; keys are written sorted so output is stable.
     public init() {
         let encoder = JSONEncoder()
