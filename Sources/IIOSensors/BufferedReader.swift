@@ -2,7 +2,7 @@ import CIIO
 import MonotonicClock
 import ShakeDetection
 
-/// Reads scans from the device's IIO buffer through libiio, woken by the buffer's watermark.
+/// Reads scans from the device's IIO buffer through libiio (loaded on the first open), woken by the buffer's watermark.
 ///
 /// Setup, in order: timestamps on CLOCK_MONOTONIC when the device lets us choose; the rate
 /// (nearest available at or above the wanted one); the device's own trigger when it has a
@@ -20,6 +20,8 @@ final class BufferedReader: SampleReader {
     let watermark: Int
 
     private let context: IIOContext
+    /// libiio's functions (the context's).
+    private let iio: LibIIO
     private var buffer: IIOBuffer?
     /// The same buffer, for calls that do not change its ownership.
     private let bufferHandle: OpaquePointer
@@ -57,28 +59,29 @@ final class BufferedReader: SampleReader {
         }
 
         let context = try IIOContext(timeoutMilliseconds: timeoutMilliseconds)
+        let iio = context.iio
         let device = try context.device(info.sysname)
         if info.hasTrigger, let number = info.sysname.split(separator: "device").last,
             let trigger = context.trigger(named: "\(info.name)-dev\(number)")
         {
             _ = try checkNegativeErrno("iio_device_set_trigger", path: "\(base)/trigger/current_trigger") {
-                iio_device_set_trigger(device, trigger)
+                iio.deviceSetTrigger(device, trigger)
             }
         }
         let wanted = ["accel_x", "accel_y", "accel_z"] + (info.timestampChannel != nil ? ["timestamp"] : [])
-        for i in 0..<iio_device_get_channels_count(device) {
-            guard let channel = iio_device_get_channel(device, i), iio_channel_is_scan_element(channel) else {
+        for i in 0..<iio.deviceGetChannelsCount(device) {
+            guard let channel = iio.deviceGetChannel(device, i), iio.channelIsScanElement(channel) else {
                 continue
             }
-            let id = iio_channel_get_id(channel).map { String(cString: $0) } ?? ""
-            if wanted.contains(id) && !iio_channel_is_output(channel) {
-                iio_channel_enable(channel)
+            let id = iio.channelGetID(channel).map { String(cString: $0) } ?? ""
+            if wanted.contains(id) && !iio.channelIsOutput(channel) {
+                iio.channelEnable(channel)
             } else {
-                iio_channel_disable(channel)
+                iio.channelDisable(channel)
             }
         }
         // libiio writes buffer/watermark = the sample count it is given, and buffer/length from it.
-        let buffer = try IIOBuffer(device: device, samples: watermark, path: devnode)
+        let buffer = try IIOBuffer(iio: iio, device: device, samples: watermark, path: devnode)
         guard buffer.step == decoder.scanBytes else {
             throw IIOError(
                 .malformedAttribute, path: "\(base)/scan_elements",
@@ -86,6 +89,7 @@ final class BufferedReader: SampleReader {
                     + "check the *_index and *_type files")
         }
         self.info = info
+        self.iio = iio
         self.rate = rate
         self.watermark = watermark
         self.decoder = decoder
@@ -108,9 +112,9 @@ final class BufferedReader: SampleReader {
         // One refill takes at most a watermark of scans: drain a backlog in a few, then sleep again.
         for reads in 1...4 {
             guard
-                let bytes = try checkNegativeErrno("iio_buffer_refill", path: path, { iio_buffer_refill(bufferHandle) })
+                let bytes = try checkNegativeErrno("iio_buffer_refill", path: path, { iio.bufferRefill(bufferHandle) })
             else { return reads }
-            guard bytes > 0, let start = UnsafeRawPointer(iio_buffer_start(bufferHandle)) else {
+            guard bytes > 0, let start = UnsafeRawPointer(iio.bufferStart(bufferHandle)) else {
                 throw IIOError(
                     .deviceGone, call: "iio_buffer_refill", path: path, "the device returned no data (end of file)")
             }

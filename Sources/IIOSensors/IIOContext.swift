@@ -7,32 +7,36 @@ import CIIO
 /// An owning libiio local context (`struct iio_context *`), destroyed in `deinit`.
 ///
 /// The context is a snapshot of `/sys/bus/iio/devices` taken at creation: after a hotplug,
-/// make a new one.
+/// make a new one. The first context in the process loads libiio (``LibIIO``).
 struct IIOContext: ~Copyable {
     /// The C handle.
     let pointer: OpaquePointer
+    /// libiio's functions, for this context and everything made from it.
+    let iio: LibIIO
 
     /// Creates a context over the local IIO devices, with a timeout for blocking operations.
     init(timeoutMilliseconds: UInt32) throws(IIOError) {
+        let iio = try LibIIO.shared()
         let context = try checkPointer("iio_create_local_context", path: "/sys/bus/iio/devices") {
-            iio_create_local_context()
+            iio.createLocalContext()
         }
         do throws(IIOError) {
             _ = try checkNegativeErrno("iio_context_set_timeout") {
-                iio_context_set_timeout(context, timeoutMilliseconds)
+                iio.contextSetTimeout(context, timeoutMilliseconds)
             }
         } catch {
-            iio_context_destroy(context)
+            iio.contextDestroy(context)
             throw error
         }
         pointer = context
+        self.iio = iio
     }
 
-    deinit { iio_context_destroy(pointer) }
+    deinit { iio.contextDestroy(pointer) }
 
     /// The device with this id (`iio:device0`), name or label.
     func device(_ id: String) throws(IIOError) -> OpaquePointer {
-        guard let device = iio_context_find_device(pointer, id) else {
+        guard let device = iio.contextFindDevice(pointer, id) else {
             throw IIOError(
                 .deviceGone, call: "iio_context_find_device", path: id,
                 "libiio does not see this device; it may have just been removed")
@@ -42,7 +46,7 @@ struct IIOContext: ~Copyable {
 
     /// The trigger device with this name, if the context has one.
     func trigger(named name: String) -> OpaquePointer? {
-        guard let device = iio_context_find_device(pointer, name), iio_device_is_trigger(device) else { return nil }
+        guard let device = iio.contextFindDevice(pointer, name), iio.deviceIsTrigger(device) else { return nil }
         return device
     }
 }
@@ -54,27 +58,30 @@ struct IIOBuffer: ~Copyable {
     let pointer: OpaquePointer
     /// The descriptor that becomes readable when the watermark is reached.
     let pollFD: Int32
+    /// libiio's functions (the context's).
+    let iio: LibIIO
 
     /// Creates a non-blocking buffer of `samples` scans on `device`, with its channels already enabled.
-    init(device: OpaquePointer, samples: Int, path: String) throws(IIOError) {
+    init(iio: LibIIO, device: OpaquePointer, samples: Int, path: String) throws(IIOError) {
         let buffer = try checkPointer("iio_device_create_buffer", path: path) {
-            iio_device_create_buffer(device, samples, false)
+            iio.deviceCreateBuffer(device, samples, false)
         }
         do throws(IIOError) {
             _ = try checkNegativeErrno("iio_buffer_set_blocking_mode", path: path) {
-                iio_buffer_set_blocking_mode(buffer, false)
+                iio.bufferSetBlockingMode(buffer, false)
             }
             pollFD =
-                try checkNegativeErrno("iio_buffer_get_poll_fd", path: path) { iio_buffer_get_poll_fd(buffer) } ?? -1
+                try checkNegativeErrno("iio_buffer_get_poll_fd", path: path) { iio.bufferGetPollFD(buffer) } ?? -1
         } catch {
-            iio_buffer_destroy(buffer)
+            iio.bufferDestroy(buffer)
             throw error
         }
         pointer = buffer
+        self.iio = iio
     }
 
-    deinit { iio_buffer_destroy(pointer) }
+    deinit { iio.bufferDestroy(pointer) }
 
     /// The distance between scans, as libiio computed it.
-    var step: Int { iio_buffer_step(pointer) }
+    var step: Int { iio.bufferStep(pointer) }
 }

@@ -4,8 +4,9 @@
 
 /// A problem reading an accelerometer: what went wrong, where, and what to do about it.
 ///
-/// Every failure of libiio, libudev or a system call surfaces as one of these, naming the C
-/// call and the file or device involved, so nothing is lost between the kernel and a log line.
+/// Every failure of libiio (and of loading it), libudev or a system call surfaces as one of
+/// these, naming the C call and the file or device involved, so nothing is lost between the
+/// kernel and a log line.
 public struct IIOError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kinds of problems, for callers that branch on them.
     public enum Code: String, Sendable, Hashable {
@@ -25,6 +26,8 @@ public struct IIOError: Error, Sendable, Hashable, CustomStringConvertible {
         case systemCallFailed
         /// The configuration asks for something impossible (a mode the device lacks, a bad rate).
         case badConfiguration
+        /// libiio, which buffered reading loads when it first opens a sensor, is missing or lacks a function.
+        case missingLibrary
     }
 
     /// What kind of problem this is.
