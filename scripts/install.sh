@@ -141,7 +141,8 @@ fi
 
 if [ -z "$bindir_in" ]; then
     # The Swift runtime, Foundation and ICU linked statically: the executables then need only
-    # libraries of the distribution (libc, libstdc++, libiio, libudev; `readelf -d` lists them).
+    # libraries of the distribution (libc, libstdc++, libudev; `readelf -d` lists them), and libiio,
+    # which IIOSensors loads with dlopen when it first opens a sensor's buffer.
     # No default traits: the malloc interposer of `shakectl bench` is a Swift shared library.
     build=(swift build -c release --static-swift-stdlib --disable-default-traits)
     "${build[@]}" --product shaked

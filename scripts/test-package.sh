@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Debian package, checked as a packager's CI checks it, on this machine (root needed):
 #  1. scripts/package-deb.sh builds it (one release build, reused by every step below);
-#  2. the executables need only libraries that Debian packages provide, and no RUNPATH into a toolchain;
+#  2. the executables need only libraries that Debian packages provide (and not libiio, which shaked
+#     loads with dlopen), and no RUNPATH into a toolchain; Depends names libiio0 all the same;
 #  3. lintian reports no error, and each warning it reports is explained in README.md;
 #  4. dpkg -i installs it: the user, the enabled socket, the conffile; systemd-analyze verify passes
 #     on the installed units;
@@ -64,6 +65,8 @@ for exe in usr/bin/shaked usr/bin/shakectl; do
     dynamic=$(readelf -d "$work/root/$exe")
     ! grep -E '\((RUNPATH|RPATH)\)' <<<"$dynamic" | grep -v '\[\$ORIGIN\]' || fail "$exe has a search path into a build tree"
     readelf -S "$work/root/$exe" | grep -q '\.debug_info' && fail "$exe still carries its debug information"
+    grep -q '(NEEDED).*\[libiio\.so' <<<"$dynamic" &&
+        fail "$exe links libiio, which IIOSensors loads with dlopen when a sensor is first opened (LibIIO.swift)"
     for lib in $(sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' <<<"$dynamic"); do
         path=$(ldconfig -p | awk -v l="$lib" '$1 == l && $NF ~ /^\// && !found { print $NF; found = 1 }')
         [ -n "$path" ] || fail "$exe needs $lib, which no library on this system provides"
@@ -74,8 +77,10 @@ for exe in usr/bin/shaked usr/bin/shakectl; do
     echo "  $exe: $(stat -c %s "$work/root/$exe") bytes stripped"
 done
 depends=$(dpkg-deb -f "$deb" Depends)
-echo "Depends (from dpkg-shlibdeps): $depends"
-grep -q "libiio0" <<<"$depends" || fail "Depends: lacks libiio0; dpkg-shlibdeps did not see the executables"
+echo "Depends (dpkg-shlibdeps', and scripts/debian/control's libiio0): $depends"
+grep -q "libudev1" <<<"$depends" || fail "Depends: lacks libudev1; dpkg-shlibdeps did not see the executables"
+grep -q "libiio0 (>= 0.24)" <<<"$depends" ||
+    fail "Depends: lacks libiio0 (>= 0.24), which scripts/debian/control names because shaked loads it with dlopen"
 
 step "lintian"
 lintian --version
