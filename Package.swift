@@ -36,7 +36,8 @@ let package = Package(
         .target(name: "TextSafety"),
         .target(name: "Traces", dependencies: ["ShakeDetection", "MonotonicClock", "TextSafety"]),
         // libiio and libudev, quarantined: only IIOSensors imports them.
-        .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
+        // No pkgConfig: its Libs would link libiio into every executable; IIOSensors loads it with dlopen.
+        .systemLibrary(name: "CIIO", providers: [.apt(["libiio-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // Real accelerometers: discovery and hotplug through libudev, reading through libiio.
         .target(name: "IIOSensors", dependencies: ["ShakeDetection", "MonotonicClock", "CIIO", "CUdev"]),
