@@ -1,6 +1,31 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
+/// How release builds of the daemon are linked, for a resident footprint in the class of the daemons beside it
+/// (README.md, "Daemon benchmarks"). The kernel maps an executable's pages 64 KiB at a time around each page touched,
+/// so what counts is how many places the daemon's code runs in, not how much code there is:
+/// - lld places the functions the daemon runs first and side by side, in the order of
+///   `Sources/shaked/Linking/shaked.order` (made by `scripts/order-file.py`; a function missing from it still links,
+///   only placed with the rest). It works on functions in sections of their own: `scripts/build-release.sh` compiles
+///   every module that way. The compiler's helpers that have no symbol to order by go together
+///   (`Linking/local-functions.ld`);
+/// - relative relocations are packed (DT_RELR, glibc 2.36): the loader reads a few KiB instead of 1.3 MiB of them;
+/// - no symbol is exported: nothing loads the daemon's symbols by name, and the dynamic symbol table was 1 MiB;
+/// - libstdc++ is linked statically when `scripts/build-release.sh` has put the C++ compiler's `libstdc++.a` in
+///   `.build/static-libstdc++` (swiftc searches that directory before the compiler's own): the Swift runtime uses
+///   little of it, and the shared library, mapped whole, was 1.1 MiB. Without it, the shared library is used.
+let daemonReleaseLinking = LinkerSetting.unsafeFlags(
+    [
+        "-L", "\(Context.packageDirectory)/.build/static-libstdc++",
+        "-use-ld=lld",
+        "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+        "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/shaked/Linking/shaked.order",
+        "-Xlinker", "--no-warn-symbol-ordering",
+        "-Xlinker", "\(Context.packageDirectory)/Sources/shaked/Linking/local-functions.ld",
+        "-Xlinker", "--no-export-dynamic",
+    ],
+    .when(platforms: [.linux], configuration: .release))
+
 let package = Package(
     name: "shaked",
     platforms: [.macOS(.v26)],
@@ -85,7 +110,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ]),
+            ],
+            exclude: ["Linking"],
+            linkerSettings: [daemonReleaseLinking]),
         // The command-line tool.
         .executableTarget(
             name: "shakectl",
