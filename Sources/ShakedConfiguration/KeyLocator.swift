@@ -14,7 +14,7 @@ struct KeyLocator {
         var number = 0
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
             number += 1
-            let line = Substring(rawLine.trimmingPrefix(while: { $0 == " " || $0 == "\t" }))
+            let line = rawLine.drop(while: { $0 == " " || $0 == "\t" })
             if let delimiter = openString {
                 if line.contains(delimiter) { openString = nil }
                 continue
@@ -73,7 +73,7 @@ struct KeyLocator {
     /// `a. "b c" .d` → `["a", "b c", "d"]`.
     private static func keyPath(_ text: Substring) -> [String] {
         text.split(separator: ".").map { part in
-            let trimmed = part.trimmingPrefix(while: \.isWhitespace)
+            let trimmed = part.drop(while: \.isWhitespace)
             var name = String(trimmed.reversed().drop(while: \.isWhitespace).reversed())
             if name.count >= 2, let first = name.first, first == "\"" || first == "'", name.last == first {
                 name = String(name.dropFirst().dropLast())
