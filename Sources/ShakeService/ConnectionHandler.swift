@@ -30,15 +30,19 @@ final class ConnectionHandler: ChannelDuplexHandler {
         case idle
     }
 
-    /// Reads stop at this many queued calls and resume at ``lowWatermark`` (as NIOAsyncChannel's
-    /// default): a client that floods the socket fills its own kernel buffer, not the daemon.
+    /// Reads stop at this many queued calls, or ``maximumQueuedBytes`` of them, and resume at
+    /// ``lowWatermark``: a client that floods the socket fills its own kernel buffer, not the daemon.
     static let highWatermark = 10
     static let lowWatermark = 2
+    /// With the read that crosses it, a connection's queue holds at most twice this (two messages of
+    /// the largest size), however large the calls a client sends.
+    static let maximumQueuedBytes = 64 * 1024
 
     private let slot: SessionSlot
     private let idleTimeout: TimeAmount
     private let logger: Logger
     private var queue = CircularBuffer<Inbound>(initialCapacity: 2)
+    private var queuedBytes = 0
     private var draining = false
     private var inactive = false
     /// After an oversized message: nothing more can be framed safely, so nothing more is read or queued.
@@ -96,12 +100,14 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     func read(context: ChannelHandlerContext) {
         guard !discarding else { return }
-        if queue.count >= Self.highWatermark {
+        if isFull {
             readHeld = true
         } else {
             context.read()
         }
     }
+
+    private var isFull: Bool { queue.count >= Self.highWatermark || queuedBytes >= Self.maximumQueuedBytes }
 
     private func cancelIdleTimer() {
         idleTimer?.cancel()
@@ -109,6 +115,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     private func enqueue(_ inbound: Inbound, on loop: any EventLoop) {
+        if case .call(let message) = inbound { queuedBytes += message.readableBytes }
         queue.append(inbound)
         startDraining(on: loop)
     }
@@ -140,7 +147,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// On the event loop: the next step for the draining task.
     private func next() -> Step {
         if let inbound = queue.popFirst() {
-            if readHeld, !discarding, queue.count <= Self.lowWatermark {
+            if case .call(let message) = inbound { queuedBytes -= message.readableBytes }
+            if readHeld, !discarding, queue.count <= Self.lowWatermark, queuedBytes < Self.maximumQueuedBytes {
                 readHeld = false
                 context?.read()
             }
