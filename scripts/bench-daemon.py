@@ -18,8 +18,9 @@ real detector), in --runs repetitions (3), each with fresh daemons:
 The daemon gets a configuration that raises [limits] for the subscribers, and inherits an
 RLIMIT_NOFILE raised to fit them.
 
-Usage: scripts/bench-daemon.py [--binary .build/release/shaked] [--runs 3] [--shakes 40] [--subscribers 1000]
-Builds the release binaries first when they are missing. Progress goes to stderr, results to stdout.
+Usage: scripts/bench-daemon.py [--binary PATH] [--client-binary PATH] [--runs 3] [--shakes 40] [--subscribers 1000]
+By default it measures the release build that ships (scripts/build-release.sh), and builds it first
+when it is missing. Progress goes to stderr, results to stdout.
 """
 
 import argparse
@@ -253,19 +254,30 @@ def series(runs, value, form="%.1f"):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "shaked"))
-    parser.add_argument("--client-binary", default=os.path.join(ROOT, ".build", "release", "shake-idle-app"),
-                        help="the idle app; '' to skip it")
+    parser.add_argument("--binary", help="the daemon (default: shaked of scripts/build-release.sh)")
+    parser.add_argument("--client-binary", help="the idle app (default: shake-idle-app of scripts/build-release.sh); "
+                        "'' to skip it")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--shakes", type=int, default=40, help="shakes per latency measurement; 0 to skip")
     parser.add_argument("--subscribers", type=int, default=1000)
     parser.add_argument("--idle-seconds", type=float, default=10)
     parser.add_argument("--settle", type=float, default=1.0, help="seconds to wait before reading memory")
     args = parser.parse_args()
-    for product, path in (("shaked", args.binary), ("shake-idle-app", args.client_binary)):
+    build = [os.path.join(ROOT, "scripts", "build-release.sh")]
+    shipped = None
+    for name in ("binary", "client_binary"):
+        if getattr(args, name) is None:
+            if shipped is None:
+                shipped = subprocess.run(build + ["--show-bin-path"], cwd=ROOT, check=True, capture_output=True,
+                                         text=True).stdout.strip()
+            setattr(args, name, os.path.join(shipped, "shaked" if name == "binary" else "shake-idle-app"))
+            if not os.path.exists(getattr(args, name)):
+                product = os.path.basename(getattr(args, name))
+                progress("building %s (scripts/build-release.sh) ..." % product)
+                subprocess.run(build + ["--product", product], cwd=ROOT, check=True, stdout=sys.stderr)
+    for path in (args.binary, args.client_binary):
         if path and not os.path.exists(path):
-            progress("building %s (release) ..." % product)
-            subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT, check=True)
+            sys.exit("error: %s does not exist; build it, or leave the option out to use the shipped build" % path)
     # The benchmark's own sockets, and the daemon's (it inherits the limit): 2 per subscriber.
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.subscribers * 4 + 256)), hard))

@@ -15,15 +15,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flags=(-c release --static-swift-stdlib --disable-default-traits -Xswiftc -Xfrontend -Xswiftc -function-sections)
-rm -f .build/static-libstdc++/libstdc++.a
 case " $* " in
-*" --swift-sdk"*) ;;
+*" --swift-sdk"*)
+    # The host's libstdc++.a is not for another target.
+    rm -f .build/static-libstdc++/libstdc++.a
+    ;;
 *)
     # Package.swift links shaked against the archive here when it exists.
     static_cxx=$(c++ -print-file-name=libstdc++.a 2>/dev/null || true)
     if [ -f "$static_cxx" ]; then
         mkdir -p .build/static-libstdc++
-        ln -s "$static_cxx" .build/static-libstdc++/libstdc++.a
+        ln -sfn "$static_cxx" .build/static-libstdc++/libstdc++.a
+    else
+        rm -f .build/static-libstdc++/libstdc++.a
     fi
     ;;
 esac

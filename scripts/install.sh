@@ -26,8 +26,7 @@ Installs (default) or uninstalls shaked. Paths below are as on the target system
   --udevdir DIR      udev's directory; the rule goes to DIR/rules.d (default: PREFIX/lib/udev;
                      `pkg-config --variable=udevdir udev`)
   --bin-dir DIR      install the shaked and shakectl executables found in DIR instead of
-                     building them (swift build -c release --static-swift-stdlib
-                     --disable-default-traits --product ...)
+                     building them (scripts/build-release.sh, the release build that ships)
   --strip            split the debug information of both executables into
                      PREFIX/lib/debug/.build-id/NN/REST.debug and strip them, as distributions do
                      (packages leave this to dh_strip)
@@ -140,11 +139,10 @@ if [ "$action" = uninstall ]; then
 fi
 
 if [ -z "$bindir_in" ]; then
-    # The Swift runtime, Foundation and ICU linked statically: the executables then need only
-    # libraries of the distribution (libc, libstdc++, libudev; `readelf -d` lists them), and libiio,
-    # which IIOSensors loads with dlopen when it first opens a sensor's buffer.
-    # No default traits: the malloc interposer of `shakectl bench` is a Swift shared library.
-    build=(swift build -c release --static-swift-stdlib --disable-default-traits)
+    # The release build that ships (scripts/build-release.sh): the executables need only libraries
+    # of the distribution (libc, libudev, libsystemd; `readelf -d` lists them), and libiio, which
+    # IIOSensors loads with dlopen when it first opens a sensor's buffer.
+    build=(scripts/build-release.sh)
     "${build[@]}" --product shaked
     "${build[@]}" --product shakectl
     bindir_in=$("${build[@]}" --show-bin-path)

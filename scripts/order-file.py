@@ -9,11 +9,11 @@ builds of shaked; a function missing from it (new code) still links, only placed
 
 How the list is made: the release build of shaked that ships (scripts/build-release.sh: the Swift runtime static so the standard
 library's functions are listed too) runs under `valgrind --tool=callgrind` on a copy without debug
-information (valgrind cannot read Swift's), and is driven the way a phone drives it: start, the
+information (valgrind cannot read Swift's), and is driven the way a phone drives it: start with the default configuration (config/shaked.conf), the
 varlink service calls, an app subscribing and taking the context, two shakes with their prompts
 (one cancelled, one undone), the context lost, SIGTERM. Every function of the executable that ran
-is written, most instructions first. Run it again after large changes to the daemon (minutes:
-a release build, then about a minute under valgrind).
+is written, most instructions first, and the daemon is linked again with the new list. Run it again
+after large changes to the daemon (minutes: a release build, then about a minute under valgrind).
 
 Usage: scripts/order-file.py [--binary PATH] [--output Sources/shaked/Linking/shaked.order]
 Needs valgrind (apt-get install valgrind) and binutils.
@@ -165,7 +165,8 @@ def main():
         log = open(os.path.join(directory, "valgrind.log"), "w")
         progress("running the daemon under callgrind ...")
         daemon = subprocess.Popen(["valgrind", "--tool=callgrind", "--demangle=no", "--callgrind-out-file=" + profile,
-                                   copy, "--demo", "--config", "/dev/null", "--cooldown", "0", "--socket", path,
+                                   copy, "--demo", "--config", os.path.join(ROOT, "config", "shaked.conf"), "--cooldown", "0",
+                                   "--socket", path,
                                    "--log-level", "warning"], stdout=log, stderr=subprocess.STDOUT)
         try:
             deadline = time.monotonic() + 120
@@ -186,6 +187,11 @@ def main():
     with open(args.output, "w") as f:
         f.write("\n".join(names) + "\n")
     progress("wrote %d functions to %s" % (len(names), os.path.relpath(args.output, ROOT)))
+    if not args.binary:
+        # SwiftPM does not relink when only the order file changed.
+        os.unlink(binary)
+        progress("relinking the daemon with it ...")
+        subprocess.run(BUILD, cwd=ROOT, check=True, stdout=sys.stderr)
 
 
 if __name__ == "__main__":

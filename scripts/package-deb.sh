@@ -16,7 +16,7 @@ usage() {
 Usage: scripts/package-deb.sh [OPTIONS]
 
   --bin-dir DIR     package the shaked and shakectl executables in DIR instead of building them
-                    (swift build -c release --static-swift-stdlib --disable-default-traits)
+                    (scripts/build-release.sh: the release build that ships)
   --arch ARCH       Debian architecture of those executables (default: dpkg --print-architecture);
                     for another architecture, build with a Swift SDK and pass --bin-dir
   --version V       package version (default: shaked's own version from Sources/shaked/Shaked.swift,
@@ -74,7 +74,7 @@ if [ -z "$bin_dir" ]; then
         echo "error: --arch $arch differs from this machine's; build with a Swift SDK and pass --bin-dir (README.md)" >&2
         exit 2
     }
-    build=(swift build -c release --static-swift-stdlib --disable-default-traits)
+    build=(scripts/build-release.sh)
     "${build[@]}" --product shaked >&2
     "${build[@]}" --product shakectl >&2
     bin_dir=$("${build[@]}" --show-bin-path)
