@@ -24,11 +24,8 @@ when it is missing. Progress goes to stderr, results to stdout.
 """
 
 import argparse
-import json
 import os
 import resource
-import select
-import socket
 import statistics
 import subprocess
 import sys
@@ -37,6 +34,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import memory  # noqa: E402
+from varlink_socket import Connection  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 UNDO = "io.shaked.Undo."
@@ -44,40 +42,6 @@ UNDO = "io.shaked.Undo."
 
 def progress(text):
     print(text, file=sys.stderr, flush=True)
-
-
-class Connection:
-    def __init__(self, path):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(path)
-        self.buffer = b""
-
-    def send(self, method, parameters=None, more=False):
-        message = {"method": method, "parameters": parameters or {}}
-        if more:
-            message["more"] = True
-        self.sock.sendall(json.dumps(message).encode() + b"\0")
-
-    def reply(self, timeout=10.0):
-        deadline = time.monotonic() + timeout
-        while b"\0" not in self.buffer:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not select.select([self.sock], [], [], remaining)[0]:
-                raise TimeoutError("no reply within %s s" % timeout)
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise ConnectionError("the daemon closed the connection")
-            self.buffer += chunk
-        message, self.buffer = self.buffer.split(b"\0", 1)
-        arrived = time.monotonic()
-        reply = json.loads(message)
-        if "error" in reply:
-            raise RuntimeError("%s %s" % (reply["error"], reply.get("parameters")))
-        return reply["parameters"], arrived
-
-    def call(self, method, parameters=None):
-        self.send(method, parameters)
-        return self.reply()[0]
 
 
 class Daemon:

@@ -20,17 +20,17 @@ Needs valgrind (apt-get install valgrind) and binutils.
 """
 
 import argparse
-import json
 import os
 import re
-import select
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from varlink_socket import Connection  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 UNDO = "io.shaked.Undo."
@@ -41,50 +41,21 @@ def progress(text):
     print(text, file=sys.stderr, flush=True)
 
 
-class Connection:
-    def __init__(self, path):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(path)
-        self.buffer = b""
-
-    def send(self, method, parameters=None, more=False):
-        message = {"method": method, "parameters": parameters or {}}
-        if more:
-            message["more"] = True
-        self.sock.sendall(json.dumps(message).encode() + b"\0")
-
-    def reply(self, timeout=60.0):
-        deadline = time.monotonic() + timeout
-        while b"\0" not in self.buffer:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not select.select([self.sock], [], [], remaining)[0]:
-                raise TimeoutError("no reply within %s s" % timeout)
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise ConnectionError("the daemon closed the connection")
-            self.buffer += chunk
-        message, self.buffer = self.buffer.split(b"\0", 1)
-        return json.loads(message)
-
-    def call(self, method, parameters=None):
-        self.send(method, parameters)
-        return self.reply()
-
-
 def drive(path):
     """What a phone asks of the daemon in a day, once each."""
-    tools = Connection(path)
+    tools = Connection(path, timeout=60)  # under valgrind
     tools.call("org.varlink.service.GetInfo")
     tools.call("org.varlink.service.GetInterfaceDescription", {"interface": "io.shaked.Undo"})
     tools.call(UNDO + "GetStatus")
     tools.call(UNDO + "GetPreferences")
-    tools.call("io.shaked.Nothing.Here")
+    tools.send("io.shaked.Nothing.Here")
+    tools.message()  # MethodNotFound
     tools.sock.sendall(b"{not json}\0")
-    tools.reply()
-    app = Connection(path)
+    tools.message()  # InvalidParameter
+    app = Connection(path, timeout=60)  # under valgrind
     app.send(UNDO + "Subscribe", {"app": "org.example.Notes", "name": "Notes"}, more=True)
-    token = app.reply()["parameters"]["token"]
-    monitor = Connection(path)
+    token = app.reply()[0]["token"]
+    monitor = Connection(path, timeout=60)  # under valgrind
     monitor.send(UNDO + "Monitor", more=True)
     monitor.reply()
     tools.call(UNDO + "SetContext", {"token": token, "focused": True, "undo": "Typing"})
@@ -94,7 +65,7 @@ def drive(path):
         {"role": "undo", "label": "Undo", "destructive": False, "preferred": False}]}
     for choice in ("cancel", "undo"):
         tools.call("io.shaked.Demo.Shake")
-        intent = app.reply()["parameters"]["event"]["intent"]
+        intent = app.reply()[0]["event"]["intent"]
         tools.call(UNDO + "AnswerIntent", {"token": token, "intent": intent, "prompt": prompt})
         tools.call(UNDO + "Choose", {"token": token, "intent": intent, "choice": choice})
         app.reply()
