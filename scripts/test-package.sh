@@ -77,10 +77,15 @@ for exe in usr/bin/shaked usr/bin/shakectl; do
     echo "  $exe: $(stat -c %s "$work/root/$exe") bytes stripped"
 done
 depends=$(dpkg-deb -f "$deb" Depends)
-echo "Depends (dpkg-shlibdeps', and scripts/debian/control's libiio0): $depends"
+echo "Depends (dpkg-shlibdeps', and scripts/debian/control's libiio0 and libc6): $depends"
 grep -q "libudev1" <<<"$depends" || fail "Depends: lacks libudev1; dpkg-shlibdeps did not see the executables"
 grep -q "libiio0 (>= 0.24)" <<<"$depends" ||
     fail "Depends: lacks libiio0 (>= 0.24), which scripts/debian/control names because shaked loads it with dlopen"
+versions=$(readelf -V "$work/root/usr/bin/shaked")
+if grep -q GLIBC_ABI_DT_RELR <<<"$versions"; then
+    grep -q "libc6 (>= 2.36)" <<<"$depends" ||
+        fail "Depends: lacks libc6 (>= 2.36); shaked's packed relocations (DT_RELR) need it"
+fi
 
 step "lintian"
 lintian --version
