@@ -133,7 +133,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 case .handle(.call(let message)):
                     await slot.session.handle(message)
                 case .handle(.tooLong(let error)):
-                    await slot.refuse(error)
+                    slot.refuse(error)
                 case .close:
                     await slot.end()
                     return
@@ -182,7 +182,7 @@ final class SessionSlot: @unchecked Sendable {
     }
 
     /// Answers a message over the size limit, then closes the connection.
-    func refuse(_ error: FrameTooLong) async {
+    func refuse(_ error: FrameTooLong) {
         logger.notice("message too long, closing", metadata: ["peer": "\(peer)"])
         let outbox = session.outbox
         outbox.yield(VarlinkCodec.shared.reply(error: .limitReached("message-size (\(error.maximumLength) bytes)")))

@@ -99,10 +99,10 @@ struct Shaked: AsyncParsableCommand {
                 } else {
                     try command.run()
                 }
+                Self.exit()
             } catch {
                 Self.exit(withError: error)
             }
-            Glibc.exit(EXIT_SUCCESS)
         }
         while true { pause() }
     }
