@@ -104,9 +104,8 @@ let package = Package(
             name: "shaked",
             dependencies: [
                 "ShakeService", "ShakeDetection", "Traces", "IIOSensors", "SyntheticMotion", "ShakedConfiguration",
-                "Systemd", "UndoProtocol",
+                "Systemd", "TextSafety", "UndoProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -155,7 +155,7 @@ struct ReadingLoop {
     }
 
     private func describe(_ reader: any SampleReader) -> String {
-        "\(reader.info.summary.split(separator: " (").first ?? "") (\(reader.info.sysname)): \(reader.mode.rawValue) "
+        "\(reader.info.label ?? reader.info.name) (\(reader.info.sysname)): \(reader.mode.rawValue) "
             + "at \(formatNumber(reader.rate)) Hz"
     }
 

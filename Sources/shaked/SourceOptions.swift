@@ -1,4 +1,3 @@
-import ArgumentParser
 import IIOSensors
 import ShakeDetection
 import ShakedConfiguration
@@ -6,27 +5,15 @@ import SyntheticMotion
 import Traces
 
 /// Where samples come from: the accelerometer, a trace, or the demo motion.
-struct SourceOptions: ParsableArguments {
-    @Option(
-        help: ArgumentHelp(
-            "Replay a trace file (t,x,y,z CSV) in real time instead of reading a sensor.", valueName: "trace.csv"))
+struct SourceOptions: Sendable {
+    /// A trace file (t,x,y,z CSV) to replay in real time instead of reading a sensor.
     var replay: String?
-
-    @Flag(help: "Use synthetic motion (rest, tremor, walking) instead of a sensor; io.shaked.Demo.Shake plays a shake.")
+    /// Synthetic motion (rest, tremor, walking) instead of a sensor.
     var demo = false
-
-    @Option(help: "The accelerometer, by name, label, sysfs path or device node (overrides sensor.device).")
+    /// The accelerometer, by name, label, sysfs path or device node.
     var device: String?
-
-    @Option(help: ArgumentHelp("The sampling rate to ask the sensor for, in Hz (overrides sensor.rate).", valueName: "hz"))
+    /// The sampling rate to ask the sensor for, in Hz.
     var rate: Double?
-
-    func validate() throws {
-        if replay != nil && demo { throw ValidationError("--replay and --demo are two sources; give one.") }
-        if let rate, !ShakedSettings.Sensor.rates.contains(rate) {
-            throw ValidationError("--rate must be \(ShakedSettings.Sensor.rates) Hz.")
-        }
-    }
 
     /// The chosen source, and for --demo the handle that plays a shake.
     func makeSource(_ sensor: ShakedSettings.Sensor) throws -> ChosenSource {

@@ -222,5 +222,59 @@ class CheckConfigTest(unittest.TestCase):
         self.assertIn("detector.sensitivty", start.stderr)
 
 
+class CommandLineTest(unittest.TestCase):
+    """shaked's own option parser (the standard library's, not ArgumentParser's): refusals name the
+    option and the accepted values, exit 64 (EX_USAGE), and start nothing."""
+
+    refused = [
+        (["--frobnicate"], "Unknown option --frobnicate."),
+        (["--socket"], "--socket needs a value."),
+        (["--demo=yes"], "--demo takes no value."),
+        (["--sensitivity", "extreme"], "--sensitivity must be one of low, medium, high, not 'extreme'."),
+        (["--log-level=loud"], "--log-level must be one of trace, debug, info, notice, warning, error, critical"),
+        (["--rate", "fast"], "--rate takes a number, not 'fast'."),
+        (["--rate", "nan"], "--rate takes a number, not 'nan'."),
+        (["--cooldown", "99"], "--cooldown must be 0.0...60.0 seconds."),
+        (["--demo", "--replay", "trace.csv"], "--replay and --demo are two sources; give one."),
+        (["some.conf"], "A file argument is only taken with --check-config"),
+        (["--check-config", "a.conf", "b.conf"], "Unexpected argument b.conf"),
+        (["--\x1b[31mred"], "Unknown option --\\u{1b}[31mred."),
+    ]
+
+    def test_refusals(self):
+        for arguments, says in self.refused:
+            with self.subTest(arguments=arguments):
+                result = subprocess.run([SHAKED, *arguments], capture_output=True, text=True, timeout=20)
+                self.assertEqual(result.returncode, 64, result.stderr)
+                self.assertIn(says, result.stderr)
+                self.assertIn("shaked --help", result.stderr)
+                self.assertNotIn("\x1b", result.stderr)
+                self.assertEqual(result.stdout, "")
+
+    def test_help_lists_every_option(self):
+        result = subprocess.run([SHAKED, "--help"], capture_output=True, text=True, timeout=20)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        for option in ("--config", "--check-config", "--socket", "--sensitivity", "--prompt-timeout", "--cooldown",
+                       "--log-level", "--replay", "--demo", "--device", "--rate", "--version", "USAGE: shaked"):
+            self.assertIn(option, result.stdout)
+        self.assertEqual(subprocess.run([SHAKED, "-h"], capture_output=True, text=True).stdout, result.stdout)
+
+    def test_version(self):
+        result = subprocess.run([SHAKED, "--version"], capture_output=True, text=True, timeout=20)
+        self.assertEqual(result.returncode, 0)
+        self.assertRegex(result.stdout, r"^\d+\.\d+\.\d+\n$")
+
+    def test_values_after_equals_and_after_double_dash(self):
+        directory = tempfile.mkdtemp(prefix="shaked-cli-")
+        good = os.path.join(directory, "good.conf")
+        with open(good, "w") as f:
+            f.write("[prompt]\ntimeout = 20\n")
+        for arguments in (["--check-config", "--config=" + good], ["--check-config", "--", good]):
+            with self.subTest(arguments=arguments):
+                result = subprocess.run([SHAKED, *arguments], capture_output=True, text=True, timeout=20)
+                self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+                self.assertIn(good + ": OK", result.stdout)
+
+
 if __name__ == "__main__":
     unittest.main()
