@@ -20,7 +20,7 @@ RLIMIT_NOFILE raised to fit them.
 
 The page cache decides part of the resident memory: the kernel maps a file's cached pages 64 KiB
 around each page touched (fault-around), and whole when they sit in a large folio, whose size
-depends on how the file was written (the linker, cp and dpkg differ by up to 0.7 MiB for the same
+depends on how the file was written (the linker and cp differed by up to 0.7 MiB for the same
 bytes). With --page-cache cold (the default), the executable's cached pages are dropped before each
 start (posix_fadvise DONTNEED, this file only), as at boot, where nothing has read it yet: the
 kernel reads it back on demand. The shared libraries stay cached, as on a phone, where other
