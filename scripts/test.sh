@@ -22,8 +22,12 @@ run_step() {
     local limit=$1 name=$2 start=$SECONDS
     shift 2
     echo "== test.sh: $name (limit ${limit} min)"
-    if ! timeout --kill-after=30 "${limit}m" "$@"; then
-        echo "test.sh: FAILED: $name (status $?, after $((SECONDS - start)) s)" >&2
+    local status=0
+    timeout --kill-after=30 "${limit}m" "$@" || status=$?
+    if [ "$status" -ne 0 ]; then
+        local why="status $status"
+        [ "$status" -eq 124 ] && why="timed out after $limit min"
+        echo "test.sh: FAILED: $name ($why, after $((SECONDS - start)) s)" >&2
         exit 1
     fi
     echo "== test.sh: $name passed in $((SECONDS - start)) s"
