@@ -61,23 +61,47 @@ class Desktop:
         self.processes = []
 
     def start(self):
-        display = next(n for n in range(90, 200)
-                       if not os.path.exists("/tmp/.X%d-lock" % n) and not os.path.exists("/tmp/.X11-unix/X%d" % n))
-        self._spawn(["Xvfb", ":%d" % display, "-screen", "0", self.size, "-nolisten", "tcp"])
-        wait_for(lambda: os.path.exists("/tmp/.X11-unix/X%d" % display), 10, "Xvfb on :%d" % display)
-        os.environ.update(DISPLAY=":%d" % display, GDK_BACKEND="x11", GTK_A11Y="atspi", NO_AT_BRIDGE="0",
+        # Xvfb picks a free display and writes its number to the pipe once it accepts connections
+        # (-displayfd), so nothing guesses at lock files or waits on a socket that is not ready.
+        ready_read, ready_write = os.pipe()
+        self._spawn(["Xvfb", "-displayfd", str(ready_write), "-screen", "0", self.size, "-nolisten", "tcp"],
+                    pass_fds=(ready_write,))
+        os.close(ready_write)
+        with os.fdopen(ready_read) as ready:
+            display = self._read_line(ready, 20, "Xvfb")
+        os.environ.update(DISPLAY=":%s" % display, GDK_BACKEND="x11", GTK_A11Y="atspi", NO_AT_BRIDGE="0",
                           GSETTINGS_BACKEND="memory", XDG_RUNTIME_DIR=self.dir)
         bus = subprocess.run(["dbus-daemon", "--session", "--fork", "--print-address=1", "--print-pid=1"],
                              check=True, capture_output=True, text=True).stdout.split()
         os.environ["DBUS_SESSION_BUS_ADDRESS"] = bus[0]
         self.bus_pid = int(bus[1])
         self._spawn(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"])
-        self._spawn(["openbox", "--sm-disable"])
-        time.sleep(0.5)
+        # Openbox runs its --startup command once it manages the screen: from then on windows
+        # can be activated (_NET_ACTIVE_WINDOW).
+        managing = os.path.join(self.dir, "openbox-managing")
+        openbox = self._spawn(["openbox", "--sm-disable", "--startup", "touch " + managing])
+        wait_for(lambda: os.path.exists(managing) or openbox.poll() is not None, 20, "openbox to start")
+        if openbox.poll() is not None:
+            raise AssertionError("openbox exited (status %s): %s" % (openbox.returncode, self._log("openbox")))
+
+    def _read_line(self, stream, timeout, what):
+        import select
+        if not select.select([stream], [], [], timeout)[0]:
+            raise AssertionError("%s did not start within %s s: %s" % (what, timeout, self._log(what)))
+        line = stream.readline().strip()
+        if not line:
+            raise AssertionError("%s exited before it was ready: %s" % (what, self._log(what)))
+        return line
+
+    def _log(self, program):
+        with open(os.path.join(self.dir, program + ".log")) as f:
+            return f.read()[-2000:]
 
     def _spawn(self, argv, **kw):
         log = open(os.path.join(self.dir, os.path.basename(argv[0]) + ".log"), "w")
-        self.processes.append(subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, **kw))
+        process = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, **kw)
+        self.processes.append(process)
+        return process
 
     def stop(self):
         for process in reversed(self.processes):
@@ -92,7 +116,10 @@ class Desktop:
             pass
 
     def xdotool(self, *args):
-        subprocess.run(["xdotool", *args], check=True, capture_output=True)
+        done = subprocess.run(["xdotool", *args], capture_output=True, text=True)
+        if done.returncode != 0:
+            raise AssertionError("xdotool %s failed (status %d): %s"
+                                 % (" ".join(args), done.returncode, done.stderr.strip()))
 
     def screenshot(self, path):
         subprocess.run(["import", "-window", "root", path], check=True)
