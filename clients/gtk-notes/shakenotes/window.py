@@ -16,9 +16,11 @@ class NotesWindow(Adw.ApplicationWindow):
         self.link = link
         self.language = prompt.language()
         self.published = None  # the last SetContext sent, to send only changes
+        self.publish_pending = False  # a SetContext is due when the main loop is idle
         self.intent = None  # the open intent's event
         self.dialog = None
         self.dialog_was_active = False
+        self.handing_back = None  # after a prompt is answered: a timer while focus returns here
 
         self.buffer = Gtk.TextBuffer(enable_undo=True)
         self.names = UndoNames(self.buffer)
@@ -32,7 +34,7 @@ class NotesWindow(Adw.ApplicationWindow):
         self.buffer.connect("paste-done", self._on_paste_done)
         for signal in ("changed", "notify::can-undo", "notify::can-redo"):
             self.buffer.connect(signal, lambda *_: self.publish())
-        self.connect("notify::is-active", lambda *_: self.publish())
+        self.connect("notify::is-active", self._on_active)
 
         self.status = Gtk.Label(label=_("Connecting to shaked…"), css_classes=["dim-label", "caption"])
         menu = Gtk.MenuButton(icon_name="open-menu-symbolic", menu_model=application.menu)
@@ -90,22 +92,33 @@ class NotesWindow(Adw.ApplicationWindow):
 
     def focused(self):
         """Whether the person is in this app: this window or its own prompt is active (a prompt
-        just presented counts until it has been active once)."""
-        if self.is_active():
+        just presented counts until it has been active once, and the window while the window
+        manager hands focus back from an answered prompt, for at most half a second)."""
+        if self.is_active() or self.handing_back is not None:
             return True
         return self.dialog is not None and (self.dialog.is_active() or not self.dialog_was_active)
 
     def publish(self):
-        """SetContext whenever focus or the undo and redo names change."""
+        """SetContext whenever focus or the undo and redo names change: once the main loop is
+        idle, so that the states GTK passes through within one change (a keystroke, an undo, a
+        prompt handing focus back) are not sent, and the daemon does not turn the sensor off
+        and on for each."""
+        if not self.publish_pending:
+            self.publish_pending = True
+            GLib.idle_add(self._publish_now)
+
+    def _publish_now(self):
+        self.publish_pending = False
         if self.link.token is None:
-            return
+            return GLib.SOURCE_REMOVE
         name = lambda n: prompt.action_name(n, self.language) if n else None
         context = (self.focused(), name(self.names.undo_name), name(self.names.redo_name))
         if context == self.published:
-            return
+            return GLib.SOURCE_REMOVE
         self.published = context
         focused, undo, redo = context
         self.link.call("SetContext", token=self.link.token, focused=focused, undo=undo, redo=redo)
+        return GLib.SOURCE_REMOVE
 
     def _on_connected(self, _link):
         self.published = None
@@ -152,8 +165,22 @@ class NotesWindow(Adw.ApplicationWindow):
     def _on_response(self, dialog, response):
         if self.intent is not None and self.link.token is not None:
             self.link.call("Choose", token=self.link.token, intent=self.intent["intent"], choice=response)
+            if self.handing_back is None:
+                self.handing_back = GLib.timeout_add(500, self._handed_back)
         self.intent = None
         self.dialog = None
+
+    def _on_active(self, *_):
+        if self.is_active() and self.handing_back is not None:
+            GLib.source_remove(self.handing_back)
+            self.handing_back = None
+        self.publish()
+
+    def _handed_back(self):
+        """Focus did not come back from the prompt in time: the person went elsewhere."""
+        self.handing_back = None
+        self.publish()
+        return GLib.SOURCE_REMOVE
 
     def close_dialog(self):
         self.intent = None
