@@ -47,7 +47,30 @@ class NotesTestCase(unittest.TestCase):
 
     def prompt_after_shake(self):
         shake(self.daemon)
-        return wait_for(lambda: (lambda d: d and d[1] and d)(self.app.dialog()), 10, "the undo prompt")
+        try:
+            return wait_for(lambda: (lambda d: d and d[1] and d)(self.app.dialog()), 10, "the undo prompt")
+        except AssertionError as e:
+            raise AssertionError("%s\n-- shaked said:\n%s\n-- shake-notes said:\n%s"
+                                 % (e, self.daemon.output()[-3000:], self.app.output()[-3000:])) from None
+
+    def wait_ready_for_another_shake(self):
+        """Waits, as a person would, until a new shake can work: the intent ended, the Notes
+        window back in context with the sensor on, and the detector re-armed after the last shake
+        (it holds off until the motion settles, at most maximumHoldoff, 2 s). Then the cooldown
+        after an intent (0.2 s here) with room to spare."""
+        calls = self.daemon.client().open(UNDO, namespaced=False)
+
+        def ready():
+            status = calls.GetStatus()["status"]
+            return (status.get("openIntent") is None and status["sensorActive"]
+                    and status.get("currentApp") == "org.shaked.Notes"
+                    and (status.get("lastShakeAgo") or 0) >= 2.0 and status)
+        try:
+            wait_for(ready, 10, "shaked to be ready for another shake")
+        except AssertionError as e:
+            raise AssertionError("%s: %s\n-- shaked said:\n%s" % (e, calls.GetStatus()["status"],
+                                                                 self.daemon.output()[-3000:])) from None
+        time.sleep(0.5)
 
     def wait_closed(self):
         wait_for(lambda: self.app.dialog() is None, 10, "the prompt to close")
@@ -63,6 +86,18 @@ class UndoFlowTest(NotesTestCase):
         self.assertTrue("buy milk".startswith(text) and len(text) < len("buy milk"), text)
         self.assertEqual(self.app.selection(), (len(text), len(text)), "the caret where the typing was")
         self.assertIn("Removed", wait_for(lambda: "Removed" in self.app.status() and self.app.status()))
+
+    def test_typing_and_undoing_keep_the_sensor_on(self):
+        # Each keystroke and each undo passes GTK through states with nothing to undo; the app
+        # sends only where it settles, so the daemon does not close and reopen the sensor.
+        self.app.type("buy milk")
+        self.prompt_after_shake()
+        desktop.xdotool("key", "Return")
+        self.wait_closed()
+        wait_for(lambda: "result reported" in self.daemon.output(), 10, "the undo reported")
+        self.app.type(" and eggs")
+        log = self.daemon.output()
+        self.assertEqual((log.count("sensor on"), log.count("sensor off")), (1, 0), log)
 
     def test_cancel_changes_nothing(self):
         self.app.type("buy milk")
@@ -87,7 +122,7 @@ class UndoFlowTest(NotesTestCase):
         desktop.xdotool("key", "Return")
         self.wait_closed()
         undone = wait_for(lambda: self.app.text() if self.app.text() != "buy milk" else None, 10, "the undo")
-        time.sleep(0.5)  # the cooldown after a prompt
+        self.wait_ready_for_another_shake()
         # Both are possible now: the prompt offers Redo as well, to the right of Undo.
         self.assertEqual(self.prompt_after_shake(), ("Undo Typing", ["Cancel", "Undo", "Redo"]))
         self.app.press("Redo")
