@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """Takes clients/gtk-notes/screenshot.png: shake-notes on a phone-sized Xvfb screen with its
-"Undo Typing" prompt open, on `shaked --demo`. Needs what scripts/test.sh installs, plus
-imagemagick (`import`), and a built .build/debug/shaked."""
+"Undo Typing" prompt open, on `shaked --demo`. Needs what scripts/test.sh installs and a
+built .build/debug/shaked; installs imagemagick (`import`, `convert`) when it is missing."""
 
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -12,6 +13,7 @@ sys.path.insert(0, os.path.join(ROOT, "Tests", "gtk"))
 
 from desktop import Daemon, Desktop, NotesApp, wait_for  # noqa: E402
 
+subprocess.run([os.path.join(ROOT, "scripts", "ensure-packages.sh"), "imagemagick"], check=True)
 desktop = Desktop(width=360, height=640)
 desktop.start()
 try:
@@ -23,7 +25,7 @@ try:
         raw = os.path.join(tempfile.mkdtemp(), "screen.png")
         desktop.screenshot(raw)
         out = os.path.join(ROOT, "clients", "gtk-notes", "screenshot.png")
-        os.system("convert %s +dither -colors 32 -strip %s" % (raw, out))
+        subprocess.run(["convert", raw, "+dither", "-colors", "32", "-strip", out], check=True)
         print(out, os.path.getsize(out), "bytes")
         app.stop()
 finally:
