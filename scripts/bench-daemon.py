@@ -254,18 +254,18 @@ def main():
                         "warm: leave them as they are")
     args = parser.parse_args()
     args.cold = args.page_cache == "cold"
-    build = [os.path.join(ROOT, "scripts", "build-release.sh")]
-    shipped = None
-    for name in ("binary", "client_binary"):
-        if getattr(args, name) is None:
-            if shipped is None:
-                shipped = subprocess.run(build + ["--show-bin-path"], cwd=ROOT, check=True, capture_output=True,
-                                         text=True).stdout.strip()
-            setattr(args, name, os.path.join(shipped, "shaked" if name == "binary" else "shake-idle-app"))
-            if not os.path.exists(getattr(args, name)):
-                product = os.path.basename(getattr(args, name))
-                progress("building %s (scripts/build-release.sh) ..." % product)
-                subprocess.run(build + ["--product", product], cwd=ROOT, check=True, stdout=sys.stderr)
+    if args.binary is None or args.client_binary is None:
+        build = [os.path.join(ROOT, "scripts", "build-release.sh")]
+        shipped = subprocess.run(build + ["--show-bin-path"], cwd=ROOT, check=True, capture_output=True,
+                                 text=True).stdout.strip()
+        if args.binary is None:
+            args.binary = os.path.join(shipped, "shaked")
+        if args.client_binary is None:
+            args.client_binary = os.path.join(shipped, "shake-idle-app")
+        for path in (args.binary, args.client_binary):
+            if path.startswith(shipped) and not os.path.exists(path):
+                progress("building %s (scripts/build-release.sh) ..." % os.path.basename(path))
+                subprocess.run(build + ["--product", os.path.basename(path)], cwd=ROOT, check=True, stdout=sys.stderr)
     for path in (args.binary, args.client_binary):
         if path and not os.path.exists(path):
             sys.exit("error: %s does not exist; build it, or leave the option out to use the shipped build" % path)

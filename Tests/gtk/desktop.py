@@ -4,6 +4,7 @@ with xdotool, and what is on screen read through AT-SPI."""
 
 import importlib.util
 import os
+import select
 import shutil
 import subprocess
 import sys
@@ -85,7 +86,6 @@ class Desktop:
             raise AssertionError("openbox exited (status %s): %s" % (openbox.returncode, self._log("openbox")))
 
     def _read_line(self, stream, timeout, what):
-        import select
         if not select.select([stream], [], [], timeout)[0]:
             raise AssertionError("%s did not start within %s s: %s" % (what, timeout, self._log(what)))
         line = stream.readline().strip()
