@@ -6,12 +6,26 @@ public struct Score: Sendable, Hashable {
     public var hits = 0
     /// Labelled intervals in all.
     public var labelled = 0
-    /// Detections that hit no interval, or hit one that already had its hit.
+    /// Detections that hit no interval, or hit one that already had its hit. In a trace with an
+    /// events file, only those in a clip: the ones between clips are ``betweenClips``.
     public var falsePositives = 0
     /// Seconds of trace outside every labelled interval.
     public var unlabelledSeconds = 0.0
-    /// Seconds from each hit interval's start to the recognition.
+    /// Seconds from each hit interval's start to the recognition (negative for a hit before the
+    /// start, which only a trace with an events file allows).
     public var latencies: [Double] = []
+    /// Traces scored with an events file: the fields below count only in them.
+    public var tracesWithEvents = 0
+    /// Detections that hit nothing and fell in no clip: not false positives, since what the
+    /// person was doing between clips is not known.
+    public var betweenClips = 0
+    /// Seconds outside every clip.
+    public var betweenClipsSeconds = 0.0
+    /// The false positives, by the class of the clip they fell in (`Shake` for a shake detected
+    /// again); they sum to ``falsePositives`` when every trace had an events file.
+    public var falseAlarmsByClass: [String: Int] = [:]
+    /// The clips, by class.
+    public var clipsByClass: [String: Int] = [:]
 
     /// Creates an empty score.
     public init() {}
@@ -24,10 +38,16 @@ public struct Score: Sendable, Hashable {
     }
     /// The harmonic mean of precision and recall.
     public var f1: Double { precision + recall == 0 ? 0 : 2 * precision * recall / (precision + recall) }
-    /// False positives per hour of unlabelled time.
+    /// False positives per hour of unlabelled time, less the time between clips (where
+    /// detections are not counted as false positives).
     public var falsePositivesPerHour: Double {
-        unlabelledSeconds > 0 ? Double(falsePositives) / (unlabelledSeconds / 3600) : 0
+        let seconds = unlabelledSeconds - betweenClipsSeconds
+        return seconds > 0 ? Double(falsePositives) / (seconds / 3600) : 0
     }
+    /// ``falseAlarmsByClass`` summed into groups; every group is present.
+    public var falseAlarmsByGroup: [GestureGroup: Int] { falseAlarmsByClass.byGestureGroup() }
+    /// ``clipsByClass`` summed into groups; every group is present.
+    public var clipsByGroup: [GestureGroup: Int] { clipsByClass.byGestureGroup() }
     /// The median latency in seconds, nil without hits.
     public var medianLatency: Double? { percentile(latencies, 50) }
     /// The 95th-percentile latency in seconds, nil without hits.
@@ -40,6 +60,11 @@ public struct Score: Sendable, Hashable {
         lhs.falsePositives += rhs.falsePositives
         lhs.unlabelledSeconds += rhs.unlabelledSeconds
         lhs.latencies += rhs.latencies
+        lhs.tracesWithEvents += rhs.tracesWithEvents
+        lhs.betweenClips += rhs.betweenClips
+        lhs.betweenClipsSeconds += rhs.betweenClipsSeconds
+        lhs.falseAlarmsByClass.merge(rhs.falseAlarmsByClass, uniquingKeysWith: +)
+        lhs.clipsByClass.merge(rhs.clipsByClass, uniquingKeysWith: +)
     }
 
     /// Scores detections (recognition times, in seconds) against labels. A detection is a hit
@@ -85,18 +110,23 @@ public struct TraceRun: Sendable {
     public var duration: Double
     /// The trace's labels.
     public var labels: [LabelledInterval]
+    /// The clips of the trace's events file, nil when it has none.
+    public var clips: [GestureClip]?
     /// Events per detector, in the order the detectors were given.
     public var events: [(kind: DetectorKind, events: [ShakeEvent])]
     /// The trace's first timestamp, in nanoseconds (events are on the same clock).
     public var origin: Int64
 
     /// Streams the trace at `path` through fresh detectors of each kind, and reads its labels
-    /// (a missing `.labels` file is an error: evaluation needs them).
+    /// (a missing `.labels` file is an error: evaluation needs them) and, with them, its events
+    /// file where it has one.
     public static func run(
         path: String, detectors: [DetectorKind], sensitivity: Sensitivity = .medium, needLabels: Bool = true
     ) throws(TraceError) -> TraceRun {
         let labelsPath = Labels.path(forTrace: path)
         let labels = needLabels ? try Labels.read(path: labelsPath) : []
+        let eventsPath = Events.path(forTrace: path)
+        let clips = needLabels && Events.exist(forTrace: path) ? try Events.read(path: eventsPath) : nil
         var machines = detectors.map { $0.make(sensitivity: sensitivity) }
         var found = [[ShakeEvent]](repeating: [], count: detectors.count)
         var first: Int64?
@@ -114,23 +144,30 @@ public struct TraceRun: Sendable {
         }
         let duration = Double(last - origin) / 1e9
         try Labels.check(labels, within: 0...duration, path: labelsPath)
+        if let clips {
+            try Events.check(clips, within: 0...duration, path: eventsPath)
+            try Events.check(clips, agreeWith: labels, path: eventsPath, labelsPath: labelsPath)
+        }
         let name = String((path.split(separator: "/").last ?? Substring(path)).dropLast(path.hasSuffix(".csv") ? 4 : 0))
         return TraceRun(
-            name: name, duration: duration, labels: labels,
+            name: name, duration: duration, labels: labels, clips: clips,
             events: Array(zip(detectors, found)).map { (kind: $0.0, events: $0.1) }, origin: origin)
     }
 
     /// Seconds on the trace's own `t` axis for a timestamp.
     public func seconds(_ timestamp: Int64) -> Double { Double(timestamp - origin) / 1e9 }
 
-    /// The score of each detector on this trace.
+    /// The score of each detector on this trace, with the events file's rules where it has one.
     public func scores() -> [(kind: DetectorKind, score: Score)] {
         events.map { entry in
-            (
-                kind: entry.kind,
-                score: Score.match(
-                    detections: entry.events.map { seconds($0.recognized) }, labels: labels, duration: duration)
-            )
+            let detections = entry.events.map { seconds($0.recognized) }
+            let score =
+                if let clips {
+                    Score.match(detections: detections, labels: labels, clips: clips, duration: duration)
+                } else {
+                    Score.match(detections: detections, labels: labels, duration: duration)
+                }
+            return (kind: entry.kind, score: score)
         }
     }
 }

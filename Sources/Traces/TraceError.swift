@@ -1,6 +1,6 @@
 import TextSafety
 
-/// A problem with a trace or labels file, naming the file, the line and what is wrong.
+/// A problem with a trace, labels or events file, naming the file, the line and what is wrong.
 public struct TraceError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kinds of problems, for callers that branch on them.
     public enum Code: String, Sendable, Hashable {
@@ -14,6 +14,9 @@ public struct TraceError: Error, Sendable, Hashable, CustomStringConvertible {
         case timeNotIncreasing
         case badLabel
         case labelOutsideTrace
+        case badEvent
+        case eventOutsideTrace
+        case eventsDisagreeWithLabels
         case unwritable
     }
 

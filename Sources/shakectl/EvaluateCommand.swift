@@ -14,6 +14,18 @@ struct Evaluate: AsyncParsableCommand {
             per hour of unlabelled time, and recognition latency from interval start (median, p95), \
             per trace and in total. Progress goes to standard error.
 
+            Where a trace has a NAME.events file (one "start end CLASS" line per saved clip, shakes \
+            included; CLASS is the rest of the line, e.g. "10.846 12.276 Backhand Tennis"), its Shake \
+            clips must be the labelled intervals, and scoring follows the clips: a hit may come up to \
+            1 s before a labelled start ([start - 1 s, end + 0.5 s]; its latency is then negative); a \
+            detection in a clip of another class, or within 0.5 s after it, is a false positive of \
+            that class; a detection in no clip is reported apart, in the "between" column, and is not \
+            a false positive, since what the person did between clips is not known. FP/h then counts \
+            only the time in clips that are not shakes. After the totals, a table gives the false \
+            positives of each detector by gesture group (swings and throws, rest, mid-air letters, \
+            custom, other classes, a shake detected again) against the clips of each; JSON rows carry \
+            them by group and by class.
+
             Examples:
               shakectl evaluate ../shared/traces --all
               shakectl evaluate my-recordings/ --detector shaked --format json
@@ -48,8 +60,8 @@ struct Evaluate: AsyncParsableCommand {
         let files: [String]
         do { files = try Corpus.traceFiles(paths) } catch { throw ValidationError(error.description) }
         var totals = kinds.map { (kind: $0, score: Score()) }
-        let table = EvaluationTable(format: format)
-        if !summary { table.printHeader() }
+        let table = EvaluationTable(format: format, events: files.contains { Events.exist(forTrace: $0) })
+        if !summary || table.events { table.printHeader() }
         for (index, file) in files.enumerated() {
             printError("[\(index + 1)/\(files.count)] \(file)")
             let run: TraceRun
@@ -61,65 +73,5 @@ struct Evaluate: AsyncParsableCommand {
             if !summary { table.printTrace(run.name, scores: scores) }
         }
         table.printTotals(totals, traces: files.count)
-    }
-}
-
-/// Prints evaluation rows as aligned text or JSON lines.
-struct EvaluationTable {
-    let format: OutputFormat
-
-    private struct Row: Codable {
-        var trace: String
-        var detector: String
-        var total: Bool
-        var labelled: Int
-        var hits: Int
-        var falsePositives: Int
-        var recall: Double
-        var precision: Double
-        var f1: Double
-        var falsePositivesPerHour: Double
-        var unlabelledHours: Double
-        var latencyMedian: Double?
-        var latencyP95: Double?
-    }
-
-    func printHeader() {
-        guard format == .text else { return }
-        print(
-            pad("trace", 44, left: true) + pad("detector", 10, left: true)
-                + " hits/lab   FP  recall  prec.    F1  FP/h  lat50  lat95")
-    }
-
-    func printTrace(_ name: String, scores: [(kind: DetectorKind, score: Score)]) {
-        for (kind, score) in scores { emit(trace: name, kind: kind, score: score, total: false) }
-    }
-
-    func printTotals(_ totals: [(kind: DetectorKind, score: Score)], traces: Int) {
-        if format == .text { print(String(repeating: "-", count: 112)) }
-        for (kind, score) in totals { emit(trace: "TOTAL (\(traces) traces)", kind: kind, score: score, total: true) }
-    }
-
-    private func emit(trace: String, kind: DetectorKind, score: Score, total: Bool) {
-        switch format {
-        case .json:
-            let row = Row(
-                trace: total ? "TOTAL" : trace, detector: kind.rawValue, total: total, labelled: score.labelled,
-                hits: score.hits, falsePositives: score.falsePositives, recall: rounded(score.recall),
-                precision: rounded(score.precision), f1: rounded(score.f1),
-                falsePositivesPerHour: rounded(score.falsePositivesPerHour, 2),
-                unlabelledHours: rounded(score.unlabelledSeconds / 3600, 4),
-                latencyMedian: score.medianLatency.map { rounded($0) }, latencyP95: score.p95Latency.map { rounded($0) }
-            )
-            print(encodeJSONLine(row))
-        case .text:
-            let latency = { (v: Double?) in v.map { decimal($0, 3) } ?? "-" }
-            print(
-                pad(String(trace.prefix(43)), 44, left: true) + pad(kind.rawValue, 10, left: true)
-                    + pad("\(score.hits)/\(score.labelled)", 9) + pad("\(score.falsePositives)", 5)
-                    + pad(decimal(score.recall, 3), 8) + pad(decimal(score.precision, 3), 7)
-                    + pad(decimal(score.f1, 3), 6) + pad(decimal(score.falsePositivesPerHour, 1), 6)
-                    + pad(latency(score.medianLatency), 7) + pad(latency(score.p95Latency), 7))
-        }
     }
 }

@@ -1,0 +1,116 @@
+import ShakeDetection
+import Traces
+
+/// Prints evaluation rows as aligned text or JSON lines. With `events` (some trace has an events
+/// file), text rows gain a "between" column (and FP/h a wider one), the header shows even with
+/// `--summary`, the totals are followed by the false positives by gesture group, and JSON rows of
+/// traces with events carry the counts by group and by class.
+struct EvaluationTable {
+    let format: OutputFormat
+    let events: Bool
+
+    private struct Row: Codable {
+        var trace: String
+        var detector: String
+        var total: Bool
+        var labelled: Int
+        var hits: Int
+        var falsePositives: Int
+        var recall: Double
+        var precision: Double
+        var f1: Double
+        var falsePositivesPerHour: Double
+        var unlabelledHours: Double
+        var latencyMedian: Double?
+        var latencyP95: Double?
+        // Only where an events file was read (nil keys are left out of the JSON).
+        var tracesWithEvents: Int?
+        var betweenClips: Int?
+        var betweenClipsHours: Double?
+        var falseAlarmsByGroup: [String: Int]?
+        var falseAlarmsByClass: [String: Int]?
+        var clipsByGroup: [String: Int]?
+        var clipsByClass: [String: Int]?
+    }
+
+    private var width: Int { events ? 122 : 112 }
+
+    func printHeader() {
+        guard format == .text else { return }
+        print(
+            pad("trace", 44, left: true) + pad("detector", 10, left: true) + " hits/lab   FP"
+                + (events ? " between  recall  prec.    F1    FP/h" : "  recall  prec.    F1  FP/h") + "  lat50  lat95")
+    }
+
+    func printTrace(_ name: String, scores: [(kind: DetectorKind, score: Score)]) {
+        for (kind, score) in scores { emit(trace: name, kind: kind, score: score, total: false) }
+    }
+
+    func printTotals(_ totals: [(kind: DetectorKind, score: Score)], traces: Int) {
+        if format == .text { print(String(repeating: "-", count: width)) }
+        for (kind, score) in totals { emit(trace: "TOTAL (\(traces) traces)", kind: kind, score: score, total: true) }
+        if format == .text && events { printGroups(totals) }
+    }
+
+    /// The false positives of each detector by gesture group, one row per group that has clips
+    /// or false positives, then the detections between clips.
+    private func printGroups(_ totals: [(kind: DetectorKind, score: Score)]) {
+        guard let first = totals.first?.score, first.tracesWithEvents > 0 else { return }
+        let clips = first.clipsByGroup
+        let alarms = totals.map(\.score.falseAlarmsByGroup)
+        let columns = totals.map { max(10, $0.kind.rawValue.count + 2) }
+        let cells = { (values: [String]) in zip(values, columns).map { pad($0, $1) }.joined() }
+        print()
+        print(
+            "False positives by gesture, in the \(first.tracesWithEvents) "
+                + (first.tracesWithEvents == 1 ? "trace" : "traces") + " with an events file "
+                + "(in a clip, or 0.5 s after it):")
+        print(pad("gesture", 28, left: true) + pad("clips", 7) + cells(totals.map(\.kind.rawValue)))
+        for group in GestureGroup.allCases
+        where clips[group, default: 0] > 0 || alarms.contains(where: { $0[group, default: 0] > 0 }) {
+            print(
+                pad(group.title, 28, left: true) + pad("\(clips[group, default: 0])", 7)
+                    + cells(alarms.map { "\($0[group, default: 0])" }))
+        }
+        print(
+            pad("between clips (not FP)", 28, left: true) + pad("-", 7)
+                + cells(totals.map { "\($0.score.betweenClips)" }))
+    }
+
+    private func emit(trace: String, kind: DetectorKind, score: Score, total: Bool) {
+        switch format {
+        case .json:
+            var row = Row(
+                trace: total ? "TOTAL" : trace, detector: kind.rawValue, total: total, labelled: score.labelled,
+                hits: score.hits, falsePositives: score.falsePositives, recall: rounded(score.recall),
+                precision: rounded(score.precision), f1: rounded(score.f1),
+                falsePositivesPerHour: rounded(score.falsePositivesPerHour, 2),
+                unlabelledHours: rounded(score.unlabelledSeconds / 3600, 4),
+                latencyMedian: score.medianLatency.map { rounded($0) }, latencyP95: score.p95Latency.map { rounded($0) }
+            )
+            if score.tracesWithEvents > 0 {
+                row.tracesWithEvents = score.tracesWithEvents
+                row.betweenClips = score.betweenClips
+                row.betweenClipsHours = rounded(score.betweenClipsSeconds / 3600, 4)
+                row.falseAlarmsByGroup = byName(score.falseAlarmsByGroup)
+                row.falseAlarmsByClass = score.falseAlarmsByClass
+                row.clipsByGroup = byName(score.clipsByGroup)
+                row.clipsByClass = score.clipsByClass
+            }
+            print(encodeJSONLine(row))
+        case .text:
+            let latency = { (v: Double?) in v.map { decimal($0, 3) } ?? "-" }
+            let between = events ? pad(score.tracesWithEvents > 0 ? "\(score.betweenClips)" : "-", 8) : ""
+            print(
+                pad(String(trace.prefix(43)), 44, left: true) + pad(kind.rawValue, 10, left: true)
+                    + pad("\(score.hits)/\(score.labelled)", 9) + pad("\(score.falsePositives)", 5) + between
+                    + pad(decimal(score.recall, 3), 8) + pad(decimal(score.precision, 3), 7)
+                    + pad(decimal(score.f1, 3), 6) + pad(decimal(score.falsePositivesPerHour, 1), events ? 8 : 6)
+                    + pad(latency(score.medianLatency), 7) + pad(latency(score.p95Latency), 7))
+        }
+    }
+
+    private func byName(_ groups: [GestureGroup: Int]) -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: groups.map { ($0.key.rawValue, $0.value) })
+    }
+}
