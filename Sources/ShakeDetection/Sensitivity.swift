@@ -24,8 +24,12 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
     /// Cosine between every other stroke: how closely the strokes stay on one line.
     public var linearity: Double
     /// Largest allowed ratio between a stroke and the mean of its neighbours. Gait alternates
-    /// a hard impact with a weak rebound; a shake's strokes are alike.
+    /// a hard impact with a weak rebound; a shake's strokes are alike, or, when the hand works
+    /// against gravity one way (up and down), alternate less than gait does.
     public var maximumZigzag: Double
+    /// Neighbour ratio above which a chain is lopsided (strong and weak strokes alternating,
+    /// as in gait and in shakes along gravity) and needs one more reversal to count.
+    public var lopsidedZigzag: Double
     /// Largest ratio between the longest and shortest half cycle in the chain.
     public var maximumRhythmRatio: Double
     /// Time constant of the gravity estimate.
@@ -48,11 +52,25 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
     public var freeFallDwell: Double
     /// A chain that begins within this long after a free fall, or contains one, is not a shake.
     public var freeFallMemory: Double
-    /// Full cycles at least this long (seconds between strokes the same way) along gravity are
-    /// the body going up and down (jumping, bouncing), not a hand shaking.
-    public var slowVerticalPeriod: Double
-    /// Cosine between the strokes' line and gravity above which the motion counts as vertical.
-    public var verticality: Double
+    /// Dynamic acceleration below which the device counts as held still (a hand reading the
+    /// screen moves it by a few tenths of a m/s²).
+    public var calmLevel: Double
+    /// How long the motion must stay below ``calmLevel`` for the device to count as held still.
+    public var calmDwell: Double
+    /// For this long after motion begins from stillness, a chain may start a shake from gentle
+    /// strokes and with the relaxed checks below. A shake to undo starts from a device held
+    /// still; walking, running and sports keep it moving, and meet the strict checks.
+    public var freshWindow: Double
+    /// The stroke threshold while motion is fresh from stillness: a gentle shake, about 0.4 g.
+    public var gentleThreshold: Double
+    /// The longest mean half cycle of a chain that began from stillness (slow shakes, 1.7 Hz).
+    public var freshHalfPeriodLimit: Double
+    /// Largest neighbour ratio (see ``maximumZigzag``) of a chain that began from stillness.
+    public var freshZigzag: Double
+    /// Longest sweep (peak acceleration over the angular frequency squared, in metres) of a
+    /// chain slower than ``halfPeriod``: a hand shaking slowly moves the device a few
+    /// centimetres, an arm or body swinging slowly and hard sweeps further.
+    public var slowSweep: Double
     /// Cosine between gravity ``fallLookback`` before a chain began and gravity when it would
     /// be recognized, below which the device turned over on the way. A chain that also dies
     /// away from its strongest stroke (the newest closed stroke 1.15 times weaker, or weaker
@@ -74,7 +92,8 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
         reversals = 3
         halfPeriod = 0.04...0.25
         linearity = 0.75
-        maximumZigzag = 1.5
+        maximumZigzag = 2.0
+        lopsidedZigzag = 1.5
         maximumRhythmRatio = 2.5
         gravityTimeConstant = 0.5
         settleTime = 0.5
@@ -85,8 +104,17 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
         freeFallLevel = 0.3 * standardGravity
         freeFallDwell = 0.06
         freeFallMemory = 0.5
-        slowVerticalPeriod = 0.38
-        verticality = 0.7
+        calmLevel = 1.5
+        calmDwell = 1.0
+        freshWindow = 1.5
+        switch sensitivity {
+        case .low: gentleThreshold = 18  // a firm shake even from stillness
+        case .medium: gentleThreshold = 3.5
+        case .high: gentleThreshold = 3.5  // lower would take a hand settling for a stroke
+        }
+        freshHalfPeriodLimit = 0.30
+        freshZigzag = 2.5
+        slowSweep = 0.10
         fallTurn = 0.4
         fallLookback = 1.0
     }
@@ -100,7 +128,8 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
         try check((2...7).contains(reversals), "reversals", "must be from 2 to 7")
         try check(halfPeriod.lowerBound > 0 && halfPeriod.upperBound <= 1, "halfPeriod", "must lie in (0, 1] s")
         try check((-1...1).contains(linearity), "linearity", "is a cosine, from -1 to 1")
-        try check(maximumZigzag >= 1, "maximumZigzag", "must be at least 1")
+        try check(lopsidedZigzag >= 1, "lopsidedZigzag", "must be at least 1")
+        try check(maximumZigzag >= lopsidedZigzag, "maximumZigzag", "must be at least lopsidedZigzag")
         try check(maximumRhythmRatio >= 1, "maximumRhythmRatio", "must be at least 1")
         try check(gravityTimeConstant > 0 && gravityTimeConstant <= 10, "gravityTimeConstant", "must lie in (0, 10] s")
         try check(settleTime >= 0 && settleTime <= 10, "settleTime", "must lie in [0, 10] s")
@@ -111,8 +140,13 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
         try check(freeFallLevel >= 0 && freeFallLevel < standardGravity, "freeFallLevel", "must lie in [0, 9.8) m/s²")
         try check(freeFallDwell > 0 && freeFallDwell <= 1, "freeFallDwell", "must lie in (0, 1] s")
         try check(freeFallMemory >= 0 && freeFallMemory <= 10, "freeFallMemory", "must lie in [0, 10] s")
-        try check(slowVerticalPeriod > 0 && slowVerticalPeriod <= 2, "slowVerticalPeriod", "must lie in (0, 2] s")
-        try check((0...1).contains(verticality), "verticality", "is a cosine, from 0 to 1")
+        try check(calmLevel >= 0, "calmLevel", "must be at least 0 m/s²")
+        try check(calmDwell >= 0 && calmDwell <= 10, "calmDwell", "must lie in [0, 10] s")
+        try check(freshWindow >= 0 && freshWindow <= 10, "freshWindow", "must lie in [0, 10] s (0 turns gentle shakes off)")
+        try check(gentleThreshold.isFinite && gentleThreshold > calmLevel, "gentleThreshold", "must be above calmLevel")
+        try check(freshHalfPeriodLimit > 0 && freshHalfPeriodLimit <= 1, "freshHalfPeriodLimit", "must lie in (0, 1] s")
+        try check(slowSweep > 0, "slowSweep", "must be above 0 m")
+        try check(freshZigzag >= maximumZigzag, "freshZigzag", "must be at least maximumZigzag")
         try check((-1...1).contains(fallTurn), "fallTurn", "is a cosine, from -1 to 1")
         try check(fallLookback > 0 && fallLookback <= 1.75, "fallLookback", "must lie in (0, 1.75] s")
     }

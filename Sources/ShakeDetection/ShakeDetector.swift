@@ -12,10 +12,15 @@
 ///    stroke strengths are alike (not gait's impact and rebound), the rhythm is even, and,
 ///    when strokes were already going on before the chain began (walking, running), one more
 ///    reversal is needed.
-/// 5. **Body motion** is not a shake: a chain near a free fall (a jump's flight, a drop), a
-///    slow oscillation along gravity (jumping, bouncing), or one after the device turned over
-///    (a body that fell onto its side, ringing on what it landed on).
-/// 6. **Hold-off**: after an event nothing fires until the motion settles (or a maximum
+/// 5. **From stillness**: motion that begins after the device was held still (a person
+///    looking at the screen) may be a gentle or a slow shake. For a short window its strokes
+///    count from a lower threshold, slower rhythms count, and strokes may alternate strong and
+///    weak (a hand shaking up and down works against gravity one way) at the price of one
+///    more reversal.
+/// 6. **Body motion** is not a shake: a chain near a free fall (a jump's flight, a drop), or
+///    one after the device turned over (a body that fell onto its side, ringing on what it
+///    landed on).
+/// 7. **Hold-off**: after an event nothing fires until the motion settles (or a maximum
 ///    hold-off passes), so a shake gives one event.
 ///
 /// Each sample costs O(1) work and no allocation; the detector has no clock and no I/O.
@@ -36,8 +41,12 @@ public struct ShakeDetector: ShakeDetecting {
 
     private var gravity: Vector3?
     private var lastTimestamp: Int64?
-    /// Seconds between the last two samples: how finely stroke starts are known.
-    private var samplePeriod = 0.0
+    /// Since when the motion has been below ``ShakeDetectorConfiguration/calmLevel``, while it is.
+    private var quietSince: Int64?
+    /// When the motion last began after the device had been held still.
+    private var freshSince: Int64?
+    /// Whether the stroke in progress was too weak to complete a shake when it began.
+    private var retryAsStrokeGrows = false
     /// The previous sample, for spotting a saturated sensor (the same large value twice).
     private var lastRaw = Vector3.zero
     /// The stroke in progress, if the motion is above threshold now.
@@ -72,6 +81,9 @@ public struct ShakeDetector: ShakeDetecting {
     public mutating func reset() {
         gravity = nil
         lastTimestamp = nil
+        quietSince = nil
+        freshSince = nil
+        retryAsStrokeGrows = false
         current = nil
         chain.removeAll()
         recentStarts.removeAll()
@@ -103,7 +115,6 @@ public struct ShakeDetector: ShakeDetecting {
         // Backward-Euler low-pass coefficient: exact enough for dt much below the time constant,
         // and needs no libm.
         let dt = seconds(t - previous)
-        samplePeriod = dt
         let alpha = dt / (configuration.gravityTimeConstant + dt)
         let newGravity = g + alpha * (raw - g)
         gravity = newGravity
@@ -113,7 +124,7 @@ public struct ShakeDetector: ShakeDetecting {
         }
         let dynamic = raw - newGravity
         let strength = dynamic.length
-        let threshold = configuration.strokeThreshold
+        let threshold = noteStillness(strength, at: t) ? configuration.gentleThreshold : configuration.strokeThreshold
         noteFreeFall(raw, at: t)
         let saturated = strength >= threshold / 2 && isSaturated(raw)
 
@@ -149,11 +160,13 @@ public struct ShakeDetector: ShakeDetecting {
                     }
                     stroke.saturated = stroke.saturated || saturated
                     current = stroke
+                    if retryAsStrokeGrows, let event = recognize(next: stroke, at: t) { return event }
                 }
             } else {
                 if current != nil { closeCurrent() }
                 let stroke = Stroke(start: t, peak: dynamic, strength: strength, saturated: saturated)
                 current = stroke
+                retryAsStrokeGrows = false
                 recentStarts.append(t)
                 if let event = recognize(next: stroke, at: t) { return event }
             }
@@ -176,6 +189,27 @@ public struct ShakeDetector: ShakeDetecting {
         let level = 1.5 * 9.80665  // 1.5 g; a literal, since a global needs a lazy-initialisation check each call
         return (raw.x == lastRaw.x && abs(raw.x) > level) || (raw.y == lastRaw.y && abs(raw.y) > level)
             || (raw.z == lastRaw.z && abs(raw.z) > level)
+    }
+
+    /// Tracks whether the device was held still before the motion now going on, and returns
+    /// whether that motion is still fresh from stillness.
+    private mutating func noteStillness(_ strength: Double, at t: Int64) -> Bool {
+        if strength >= configuration.calmLevel {
+            if let since = quietSince, seconds(t - since) >= configuration.calmDwell { freshSince = t }
+            quietSince = nil
+        } else if quietSince == nil {
+            quietSince = t
+        }
+        guard let fresh = freshSince else { return false }
+        return seconds(t - fresh) <= configuration.freshWindow
+    }
+
+    /// Whether a chain whose oldest stroke began at `start` began from stillness: within the
+    /// fresh window after the device was last held still (a sample early, for where the
+    /// stroke's start falls).
+    private func beganFromStillness(_ start: Int64) -> Bool {
+        guard let fresh = freshSince else { return false }
+        return start >= fresh - 50_000_000 && seconds(start - fresh) <= configuration.freshWindow
     }
 
     /// Tracks free fall: the total acceleration near 0 g for at least the dwell time.
@@ -213,15 +247,65 @@ public struct ShakeDetector: ShakeDetecting {
 
     /// Decides whether the chain plus the stroke `next`, just begun, is a shake.
     private mutating func recognize(next: Stroke, at t: Int64) -> ShakeEvent? {
+        let fromStillness = beganFromStillness(chain[back: chain.count - 1].start)
+        let halfPeriod =
+            fromStillness
+            ? configuration.halfPeriod.lowerBound...max(
+                configuration.halfPeriod.upperBound, configuration.freshHalfPeriodLimit)
+            : configuration.halfPeriod
         guard let last = chain.last, last.peak.cosine(next.peak) < -0.5,
-            seconds(next.start - last.start) <= 2 * configuration.halfPeriod.upperBound
+            seconds(next.start - last.start) <= 2 * halfPeriod.upperBound
         else { return nil }
         var strokesNeeded = configuration.reversals + 1
         let firstNeeded = chain[back: min(chain.count, strokesNeeded - 1) - 1]
         if isOngoingActivity(before: firstNeeded.start) { strokesNeeded += 1 }
-        let closed = strokesNeeded - 1
+        var closed = strokesNeeded - 1
         guard chain.count >= closed else { return nil }
+        let zigzag = fromStillness ? configuration.freshZigzag : configuration.maximumZigzag
+        // The stroke just begun must be a stroke of this chain, not the gravity estimate catching
+        // up after strong strokes (which a gentle threshold would see): alike within `zigzag`.
+        // While it is weaker, recognition is tried again as it grows.
+        guard next.strength * 2 * zigzag >= last.strength else {
+            retryAsStrokeGrows = true
+            return nil
+        }
+        guard var found = shape(closed: closed, next: next, halfPeriod: halfPeriod, zigzag: zigzag)
+        else { return nil }
+        if found.lopsided > configuration.lopsidedZigzag {
+            // Strokes alternate strong and weak: a vertical shake, or gait. One more reversal.
+            closed += 1
+            guard chain.count >= closed,
+                let longer = shape(closed: closed, next: next, halfPeriod: halfPeriod, zigzag: zigzag)
+            else { return nil }
+            found = longer
+        }
 
+        // Slower than the shake band (only from stillness): a hand that shakes at under 2 Hz
+        // moves the device a few centimetres; an arm or body swinging that slowly and that hard
+        // sweeps further. Sweep = peak acceleration / (2π f)², f from the mean half cycle.
+        if found.halfCycle > configuration.halfPeriod.upperBound {
+            let radiansPerSecond = Double.pi / found.halfCycle
+            guard found.peak / (radiansPerSecond * radiansPerSecond) <= configuration.slowSweep else { return nil }
+        }
+
+        let first = chain[back: closed - 1]
+        let line = Self.line(chain: chain, count: closed, first: first)
+        guard !isBodyMotion(first: first, closed: closed) else { return nil }
+        let (axis, direction) = Self.dominantAxis(line: line, first: first)
+        var onset = first.start
+        for i in closed..<chain.count { onset = chain[back: i].start }
+        holdoff = (fired: t, quietSince: nil)
+        return ShakeEvent(
+            onset: onset, recognized: t, peak: found.peak, reversals: chain.count, axis: axis, direction: direction)
+    }
+
+    /// Checks the shape of the newest `closed` strokes of a chain followed by `next`: the mean
+    /// half cycle within `halfPeriod`, an even rhythm, every other stroke on one line, and
+    /// neighbouring strengths within `zigzag` of each other. Returns the strongest stroke and
+    /// the largest neighbour ratio found, or nil when the shape is not a shake's.
+    private func shape(
+        closed: Int, next: Stroke, halfPeriod: ClosedRange<Double>, zigzag: Double
+    ) -> (peak: Double, lopsided: Double, halfCycle: Double)? {
         // Half cycles between stroke starts, oldest first, ending with `next`.
         var total = 0.0
         var shortest = Double.infinity
@@ -237,10 +321,10 @@ public struct ShakeDetector: ShakeDetecting {
             peak = max(peak, earlier.strength)
         }
         let mean = total / Double(closed)
-        guard configuration.halfPeriod.contains(mean), shortest > 0,
-            longest / shortest <= configuration.maximumRhythmRatio
+        guard halfPeriod.contains(mean), shortest > 0, longest / shortest <= configuration.maximumRhythmRatio
         else { return nil }
         // Every other stroke on one line; neighbouring strengths alike.
+        var lopsided = 1.0
         for i in 0..<(closed - 2) {
             let newer = chain[back: i]
             let middle = chain[back: i + 1]
@@ -253,43 +337,19 @@ public struct ShakeDetector: ShakeDetecting {
             let weakerSaturated =
                 middle.strength < neighbours ? middle.saturated : (newer.saturated || older.saturated)
             if weakerSaturated { continue }
-            let zigzag = max(middle.strength / neighbours, neighbours / middle.strength)
-            guard zigzag <= configuration.maximumZigzag else { return nil }
+            let ratio = max(middle.strength / neighbours, neighbours / middle.strength)
+            guard ratio <= zigzag else { return nil }
+            lopsided = max(lopsided, ratio)
         }
-
-        let first = chain[back: closed - 1]
-        let line = Self.line(chain: chain, count: closed, first: first)
-        guard !isBodyMotion(closed: closed, next: next, first: first, line: line) else { return nil }
-        let (axis, direction) = Self.dominantAxis(line: line, first: first)
-        var onset = first.start
-        for i in closed..<chain.count { onset = chain[back: i].start }
-        holdoff = (fired: t, quietSince: nil)
-        return ShakeEvent(
-            onset: onset, recognized: t, peak: peak, reversals: chain.count, axis: axis, direction: direction)
+        return (peak, lopsided, mean)
     }
 
     /// Whether the chain is the whole body moving rather than a hand shaking: it began within
-    /// ``ShakeDetectorConfiguration/freeFallMemory`` of a free fall (or contains one), or it is
-    /// a slow oscillation along gravity (jumping, bouncing on the knees, a body's landing).
-    ///
-    /// When the sensor saturated during the chain, clipping has bent both the strokes' line and
-    /// the gravity estimate (each axis is cut on its own), so a slow chain then counts as along
-    /// gravity whatever the line says.
-    private func isBodyMotion(closed: Int, next: Stroke, first: Stroke, line: Vector3) -> Bool {
+    /// ``ShakeDetectorConfiguration/freeFallMemory`` of a free fall (or contains one: the
+    /// flight of a jump, a drop), or it is a body ringing after it fell over.
+    private func isBodyMotion(first: Stroke, closed: Int) -> Bool {
         if let fell = lastFreeFall, fell >= first.start - Int64(configuration.freeFallMemory * 1e9) { return true }
-        if isLandingAfterTurningOver(first: first, closed: closed) { return true }
-        var saturated = next.saturated
-        for i in 0..<closed { saturated = saturated || chain[back: i].saturated }
-        guard saturated || abs(line.cosine(gravity ?? .zero)) >= configuration.verticality else { return false }
-        // Full cycles, stroke start to stroke start the same way, from closed strokes only (the
-        // stroke just begun may have started at half the threshold, early). Each start is known
-        // to within a sample, so a cycle may measure up to one sample short.
-        let pairs = (closed - 1) / 2
-        let period =
-            pairs > 0
-            ? seconds(chain[back: 0].start - chain[back: 2 * pairs].start) / Double(pairs)
-            : seconds(next.start - chain[back: 1].start)
-        return period + samplePeriod >= configuration.slowVerticalPeriod
+        return isLandingAfterTurningOver(first: first, closed: closed)
     }
 
     /// Whether the chain is a body ringing on what it landed on after toppling over: its newest

@@ -16,7 +16,10 @@ import Traces
         #expect(event.axis == .x)
         #expect(event.reversals >= 3)
         #expect(event.onset >= 2_000_000_000 && event.recognized > event.onset)
-        #expect(Double(event.recognized) / 1e9 - 2 < 0.8, "recognized within 800 ms of the start")
+        // At 10 Hz aliasing makes the strokes alternate in strength, which costs one more
+        // reversal (a lopsided chain): 0.2 s at 2.5 Hz.
+        let bound = rate < 20 ? 1.0 : 0.8
+        #expect(Double(event.recognized) / 1e9 - 2 < bound, "recognized within \(bound) s of the start")
         #expect(event.peak >= 20 && event.peak <= 35)
     }
 

@@ -42,8 +42,9 @@ import Traces
             #expect(resampled.count == original.count, "\(trace) at \(rate) Hz: \(resampled) vs \(original)")
             for (a, b) in zip(resampled, original) {
                 // The same shake: a finer grid may pass the shape checks a stroke or two later,
-                // but within one shake cycle (0.25 s).
-                #expect(abs(a - b) <= 0.25, "\(trace) at \(rate) Hz: recognized at \(a) s instead of \(b) s")
+                // and a chain that looks lopsided on one grid needs one more reversal: within two
+                // shake cycles (0.5 s).
+                #expect(abs(a - b) <= 0.5, "\(trace) at \(rate) Hz: recognized at \(a) s instead of \(b) s")
             }
         }
     }
