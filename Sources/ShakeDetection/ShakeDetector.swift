@@ -205,11 +205,11 @@ public struct ShakeDetector: ShakeDetecting {
     }
 
     /// Whether a chain whose oldest stroke began at `start` began from stillness: within the
-    /// fresh window after the device was last held still (a sample early, for where the
-    /// stroke's start falls).
+    /// fresh window after the device was last held still. (A stroke starts above the calm
+    /// level, so the first stroke of fresh motion starts no earlier than the motion.)
     private func beganFromStillness(_ start: Int64) -> Bool {
         guard let fresh = freshSince else { return false }
-        return start >= fresh - 50_000_000 && seconds(start - fresh) <= configuration.freshWindow
+        return start >= fresh && seconds(start - fresh) <= configuration.freshWindow
     }
 
     /// Tracks free fall: the total acceleration near 0 g for at least the dwell time.
@@ -247,15 +247,14 @@ public struct ShakeDetector: ShakeDetecting {
 
     /// Decides whether the chain plus the stroke `next`, just begun, is a shake.
     private mutating func recognize(next: Stroke, at t: Int64) -> ShakeEvent? {
+        guard let last = chain.last, last.peak.cosine(next.peak) < -0.5 else { return nil }
         let fromStillness = beganFromStillness(chain[back: chain.count - 1].start)
         let halfPeriod =
             fromStillness
             ? configuration.halfPeriod.lowerBound...max(
                 configuration.halfPeriod.upperBound, configuration.freshHalfPeriodLimit)
             : configuration.halfPeriod
-        guard let last = chain.last, last.peak.cosine(next.peak) < -0.5,
-            seconds(next.start - last.start) <= 2 * halfPeriod.upperBound
-        else { return nil }
+        guard seconds(next.start - last.start) <= 2 * halfPeriod.upperBound else { return nil }
         var strokesNeeded = configuration.reversals + 1
         let firstNeeded = chain[back: min(chain.count, strokesNeeded - 1) - 1]
         if isOngoingActivity(before: firstNeeded.start) { strokesNeeded += 1 }
@@ -289,8 +288,8 @@ public struct ShakeDetector: ShakeDetecting {
         }
 
         let first = chain[back: closed - 1]
-        let line = Self.line(chain: chain, count: closed, first: first)
         guard !isBodyMotion(first: first, closed: closed) else { return nil }
+        let line = Self.line(chain: chain, count: closed, first: first)
         let (axis, direction) = Self.dominantAxis(line: line, first: first)
         var onset = first.start
         for i in closed..<chain.count { onset = chain[back: i].start }

@@ -36,7 +36,7 @@ public enum Events {
 
     /// The events file that belongs to a trace (`NAME.csv` → `NAME.events`).
     public static func path(forTrace trace: String) -> String {
-        (trace.hasSuffix(".csv") ? String(trace.dropLast(4)) : trace) + ".events"
+        IntervalLines.path(forTrace: trace, extension: "events")
     }
 
     /// Whether the trace has an events file (anything at that path, so that reading a folder or
@@ -47,27 +47,21 @@ public enum Events {
 
     /// Reads an events file, checking every line.
     public static func read(path: String) throws(TraceError) -> [GestureClip] {
-        let bytes = try TraceFile.contents(of: path, what: "the events file")
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw TraceError(.badEvent, path: path, "the events file is not valid text (UTF-8)")
-        }
-        return try parse(text, path: path)
+        try parse(IntervalLines.lines(of: path, what: "the events file", code: .badEvent), path: path)
     }
 
     /// Parses the text of an events file; `path` is only used in errors.
     public static func parse(_ text: String, path: String) throws(TraceError) -> [GestureClip] {
+        try parse(IntervalLines.lines(text), path: path)
+    }
+
+    private static func parse(_ lines: [Substring], path: String) throws(TraceError) -> [GestureClip] {
         var clips: [GestureClip] = []
-        // "\r\n" is a single Character in Swift, so split on any line break, not on "\n".
-        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-        if lines.last == "" { lines.removeLast() }
         for (index, line) in lines.enumerated() {
             let clip = try parseLine(line, path: path, line: index + 1)
-            if let previous = clips.last, clip.start < previous.end {
-                throw TraceError(
-                    .badEvent, path: path, line: index + 1,
-                    "clip \(clip.start)-\(clip.end) overlaps or precedes the one before (\(previous.start)-\(previous.end))"
-                )
-            }
+            try IntervalLines.checkOrder(
+                start: clip.start, end: clip.end, after: clips.last.map { ($0.start, $0.end) }, noun: "clip",
+                path: path, line: index + 1, code: .badEvent)
             clips.append(clip)
         }
         return clips
@@ -86,13 +80,7 @@ public enum Events {
                 "expected \"start end CLASS\" (two numbers in seconds, then the clip's class, one space apart), found \(quoted(line, 40))"
             )
         }
-        guard start.isFinite, end.isFinite, start >= 0, end <= TraceReader.timeLimit else {
-            throw TraceError(
-                .badEvent, path: path, line: number, "start and end must be finite, start ≥ 0 and end ≤ 1e9 s")
-        }
-        guard start < end else {
-            throw TraceError(.badEvent, path: path, line: number, "start \(start) is not before end \(end)")
-        }
+        try IntervalLines.checkTimes(start: start, end: end, path: path, line: number, code: .badEvent)
         let gesture = fields[2]
         if let problem = classProblem(gesture) {
             throw TraceError(.badEvent, path: path, line: number, "the class \(quoted(gesture, 40)) \(problem)")
@@ -120,12 +108,8 @@ public enum Events {
     public static func check(
         _ clips: [GestureClip], within span: ClosedRange<Double>, path: String
     ) throws(TraceError) {
-        for (index, clip) in clips.enumerated()
-        where clip.start < span.lowerBound || clip.end > span.upperBound + 1e-6 {
-            throw TraceError(
-                .eventOutsideTrace, path: path, line: index + 1,
-                "clip \(clip.start)-\(clip.end) lies outside the trace (\(span.lowerBound)-\(span.upperBound) s)")
-        }
+        try IntervalLines.checkWithin(
+            clips.map { ($0.start, $0.end) }, span: span, noun: "clip", path: path, code: .eventOutsideTrace)
     }
 
     /// Checks that the `Shake` clips are exactly the labelled intervals, in order (to 1 µs), so

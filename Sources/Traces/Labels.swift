@@ -17,24 +17,21 @@ public struct LabelledInterval: Sendable, Hashable, Codable {
 public enum Labels {
     /// The labels file that belongs to a trace (`NAME.csv` → `NAME.labels`).
     public static func path(forTrace trace: String) -> String {
-        (trace.hasSuffix(".csv") ? String(trace.dropLast(4)) : trace) + ".labels"
+        IntervalLines.path(forTrace: trace, extension: "labels")
     }
 
     /// Reads a labels file, checking every line.
     public static func read(path: String) throws(TraceError) -> [LabelledInterval] {
-        let bytes = try TraceFile.contents(of: path, what: "the labels file")
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw TraceError(.badLabel, path: path, "the labels file is not valid text (UTF-8)")
-        }
-        return try parse(text, path: path)
+        try parse(IntervalLines.lines(of: path, what: "the labels file", code: .badLabel), path: path)
     }
 
     /// Parses the text of a labels file; `path` is only used in errors.
     public static func parse(_ text: String, path: String) throws(TraceError) -> [LabelledInterval] {
+        try parse(IntervalLines.lines(text), path: path)
+    }
+
+    private static func parse(_ lines: [Substring], path: String) throws(TraceError) -> [LabelledInterval] {
         var intervals: [LabelledInterval] = []
-        // "\r\n" is a single Character in Swift, so split on any line break, not on "\n".
-        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-        if lines.last == "" { lines.removeLast() }
         for (index, line) in lines.enumerated() {
             let number = index + 1
             let fields = line.split(separator: " ", omittingEmptySubsequences: false)
@@ -43,18 +40,10 @@ public enum Labels {
                     .badLabel, path: path, line: number,
                     "expected \"start end\" (two numbers in seconds, one space), found \(quoted(line, 40))")
             }
-            guard start.isFinite, end.isFinite, start >= 0, end <= TraceReader.timeLimit else {
-                throw TraceError(
-                    .badLabel, path: path, line: number, "start and end must be finite, start ≥ 0 and end ≤ 1e9 s")
-            }
-            guard start < end else {
-                throw TraceError(.badLabel, path: path, line: number, "start \(start) is not before end \(end)")
-            }
-            if let previous = intervals.last, start < previous.end {
-                throw TraceError(
-                    .badLabel, path: path, line: number,
-                    "interval \(start)-\(end) overlaps or precedes the one before (\(previous.start)-\(previous.end))")
-            }
+            try IntervalLines.checkTimes(start: start, end: end, path: path, line: number, code: .badLabel)
+            try IntervalLines.checkOrder(
+                start: start, end: end, after: intervals.last.map { ($0.start, $0.end) }, noun: "interval",
+                path: path, line: number, code: .badLabel)
             intervals.append(LabelledInterval(start: start, end: end))
         }
         return intervals
@@ -64,13 +53,8 @@ public enum Labels {
     public static func check(
         _ intervals: [LabelledInterval], within span: ClosedRange<Double>, path: String
     ) throws(TraceError) {
-        for (index, interval) in intervals.enumerated()
-        where interval.start < span.lowerBound || interval.end > span.upperBound + 1e-6 {
-            throw TraceError(
-                .labelOutsideTrace, path: path, line: index + 1,
-                "interval \(interval.start)-\(interval.end) lies outside the trace (\(span.lowerBound)-\(span.upperBound) s)"
-            )
-        }
+        try IntervalLines.checkWithin(
+            intervals.map { ($0.start, $0.end) }, span: span, noun: "interval", path: path, code: .labelOutsideTrace)
     }
 
     /// The text of a labels file for these intervals.
