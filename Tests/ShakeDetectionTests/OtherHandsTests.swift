@@ -37,11 +37,11 @@ import Traces
         #expect(other.falsePositives == 0, "\(other.falsePositives) events in clips of other motion")
     }
 
-    @Test("eight people's sessions: at least 38 of 40 shakes, none in rest or letters, at most one in swings")
+    @Test("eight people's sessions: at least 39 of 40 shakes, none in rest or letters, at most one in swings")
     func manyHands() throws {
         let score = try Self.score("many-hands")
         #expect(score.labelled == 40)
-        #expect(score.hits >= 38, "\(score.hits) of \(score.labelled)")
+        #expect(score.hits >= 39, "\(score.hits) of \(score.labelled)")
         #expect((score.falseAlarmsByGroup[.rest] ?? 0) == 0)
         #expect((score.falseAlarmsByGroup[.midairLetters] ?? 0) == 0)
         #expect((score.falseAlarmsByGroup[.swingsAndThrows] ?? 0) <= 1, "\(score.falseAlarmsByClass)")
