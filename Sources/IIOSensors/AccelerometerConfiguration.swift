@@ -12,6 +12,15 @@ public struct AccelerometerConfiguration: Sendable {
         case polled
     }
 
+    /// Who keeps the accelerometer when the kernel lets only one reader have it (docs/sensor-sharing.md).
+    public enum SharingPriority: String, Sendable, CaseIterable {
+        /// Screen rotation (iio-sensor-proxy): never disable a buffer another process enabled, never keep one
+        /// enabled whose raw readings a running iio-sensor-proxy polls; say why the sensor cannot be read.
+        case rotation
+        /// Shake to undo: take the buffer even from iio-sensor-proxy, which then stops rotating the screen.
+        case shake
+    }
+
     /// The sensor to use, by name, label, sysfs path, sysfs name or device node; nil for the first found.
     public var device: String?
     /// The wanted rate in Hz; the device runs at the nearest available rate at or above it.
@@ -20,6 +29,8 @@ public struct AccelerometerConfiguration: Sendable {
     public var mode: ModePreference
     /// Overrides the mount matrix read from udev and sysfs.
     public var mountMatrix: MountMatrix?
+    /// Who keeps the accelerometer when only one reader can have it.
+    public var priority: SharingPriority
     /// How long a new buffer may stay silent before polling takes over.
     public var bufferSilenceTimeout: Duration
     /// How often a buffered source wakes (and delivers a batch) per second.
@@ -39,7 +50,7 @@ public struct AccelerometerConfiguration: Sendable {
     /// Creates a configuration; the defaults suit a phone: the first accelerometer at 100 Hz, ten wake-ups a second.
     public init(
         device: String? = nil, rate: Double = 100, mode: ModePreference = .automatic, mountMatrix: MountMatrix? = nil,
-        bufferSilenceTimeout: Duration = .milliseconds(500), wakeupsPerSecond: Double = 10,
+        priority: SharingPriority = .rotation, bufferSilenceTimeout: Duration = .milliseconds(500), wakeupsPerSecond: Double = 10,
         waitForSensor: Bool = false, libiioTimeoutMilliseconds: UInt32 = 1000,
         retryDelay: Duration = .milliseconds(500), maximumRetryDelay: Duration = .seconds(30),
         statistics: ReaderStatistics? = nil
@@ -48,6 +59,7 @@ public struct AccelerometerConfiguration: Sendable {
         self.rate = rate
         self.mode = mode
         self.mountMatrix = mountMatrix
+        self.priority = priority
         self.bufferSilenceTimeout = bufferSilenceTimeout
         self.wakeupsPerSecond = wakeupsPerSecond
         self.waitForSensor = waitForSensor

@@ -2,6 +2,10 @@ import CIIO
 import MonotonicClock
 import ShakeDetection
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Reads scans from the device's IIO buffer through libiio (loaded on the first open), woken by the buffer's watermark.
 ///
 /// Setup, in order: timestamps on CLOCK_MONOTONIC when the device lets us choose; the rate
@@ -34,9 +38,10 @@ final class BufferedReader: SampleReader {
     private var clock: TimestampGuard
 
     /// Opens the device and starts its buffer.
-    init(info: AccelerometerInfo, wantedRate: Double, wakeupsPerSecond: Double, timeoutMilliseconds: UInt32)
-        throws(IIOError)
-    {
+    init(
+        info: AccelerometerInfo, wantedRate: Double, wakeupsPerSecond: Double, timeoutMilliseconds: UInt32,
+        priority: AccelerometerConfiguration.SharingPriority = .rotation
+    ) throws(IIOError) {
         guard let axes = info.scanChannels, let devnode = info.devnode else {
             throw IIOError(
                 .badConfiguration, path: info.syspath,
@@ -49,8 +54,15 @@ final class BufferedReader: SampleReader {
             axes: axes, timestamp: info.timestampChannel,
             converter: SampleConverter(calibration: info.calibration, mountMatrix: info.mountMatrix))
 
-        // A buffer left enabled by a crashed reader blocks every setting below.
-        if Sysfs.exists("\(base)/buffer/enable") { try Sysfs.write("\(base)/buffer/enable", "0") }
+        // An enabled buffer is another process's (this process's readers close theirs before the next
+        // opens): iio-sensor-proxy's, which stops rotating the screen if it is taken. With priority
+        // "shake", or when it is a crashed reader's, it is disabled, since it blocks every setting below.
+        if DeviceSharing.bufferEnabled(info) {
+            if priority == .rotation, let holder = DeviceSharing.holderOfEnabledBuffer(info) {
+                throw DeviceSharing.busy(info, "\(holder) has its IIO buffer enabled")
+            }
+            try Sysfs.write("\(base)/buffer/enable", "0")
+        }
         if info.timestampChannel != nil, Sysfs.exists("\(base)/current_timestamp_clock") {
             try? Sysfs.write("\(base)/current_timestamp_clock", "monotonic")
         }
@@ -81,7 +93,12 @@ final class BufferedReader: SampleReader {
             }
         }
         // libiio writes buffer/watermark = the sample count it is given, and buffer/length from it.
-        let buffer = try IIOBuffer(iio: iio, device: device, samples: watermark, path: devnode)
+        let buffer: IIOBuffer
+        do throws(IIOError) {
+            buffer = try IIOBuffer(iio: iio, device: device, samples: watermark, path: devnode)
+        } catch where error.code == .busy {
+            throw DeviceSharing.busy(info, "another process has \(devnode) open", call: error.call)
+        }
         guard buffer.step == decoder.scanBytes else {
             throw IIOError(
                 .malformedAttribute, path: "\(base)/scan_elements",
@@ -100,6 +117,16 @@ final class BufferedReader: SampleReader {
         self.carry = UnsafeMutableRawBufferPointer.allocate(byteCount: decoder.scanBytes, alignment: 8)
         self.buffer = consume buffer
         self.context = consume context
+        // While the buffer is enabled, drivers that claim direct mode refuse raw reads: a polling
+        // iio-sensor-proxy would read zeros and stop rotating the screen. Rotation first: give it back.
+        if priority == .rotation, info.hasRawAttributes, let service = DeviceSharing.rotationService(),
+            (try? PolledAttribute(path: "\(base)/in_accel_x_raw").readInteger()) == nil
+        {
+            throw IIOError(
+                .busy, path: base, errno: EBUSY,
+                "\(service) may poll in_accel_*_raw, which this driver refuses while the buffer is enabled; "
+                    + "the buffer is left to rotation (to keep it, set priority = \"shake\" in [sensor])")
+        }
     }
 
     deinit {

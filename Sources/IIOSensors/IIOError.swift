@@ -28,6 +28,8 @@ public struct IIOError: Error, Sendable, Hashable, CustomStringConvertible {
         case badConfiguration
         /// libiio, which buffered reading loads when it first opens a sensor, is missing or lacks a function.
         case missingLibrary
+        /// Another process holds the device (its node open, or its buffer enabled while the driver refuses raw reads).
+        case busy
     }
 
     /// What kind of problem this is.
@@ -83,6 +85,8 @@ extension IIOError {
             return IIOError(
                 .deviceGone, call: call, path: path, errno: err,
                 "the device went away; it is used again as soon as it comes back")
+        case EBUSY:
+            return IIOError(.busy, call: call, path: path, errno: err, "the device is in use by another process")
         case ETIMEDOUT:
             return IIOError(.timedOut, call: call, path: path, errno: err, "the device did not answer in time")
         default:

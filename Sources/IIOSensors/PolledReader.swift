@@ -27,7 +27,10 @@ final class PolledReader: SampleReader {
                 "the device has no in_accel_*_raw attributes, so it cannot be polled; use buffered reading")
         }
         let rate = info.rate(for: wantedRate)
-        if let attribute = info.samplingFrequencyAttribute, info.samplingFrequency != rate {
+        // Another process's enabled buffer runs at its rate: many drivers refuse a change then (EBUSY).
+        if let attribute = info.samplingFrequencyAttribute, info.samplingFrequency != rate,
+            !DeviceSharing.bufferEnabled(info)
+        {
             try Sysfs.write("\(info.syspath)/\(attribute)", rateText(rate))
         }
         self.info = info
@@ -37,14 +40,31 @@ final class PolledReader: SampleReader {
         z = PolledAttribute(path: "\(info.syspath)/in_accel_z_raw")
         converter = SampleConverter(calibration: info.calibration, mountMatrix: info.mountMatrix)
         timer = try PeriodicTimer(periodNanoseconds: periodNanoseconds(rate))
+        // Beside another process's buffer, find out now whether the driver answers raw reads at all.
+        if DeviceSharing.bufferEnabled(info) {
+            var probe: [Sample] = []
+            _ = try readNow(into: &probe)
+        }
     }
 
     func read(into samples: inout [Sample]) throws(IIOError) -> Int {
         // Missed ticks are not made up: the sensor holds one value at a time.
         guard try timer.consumeTicks() > 0 else { return 0 }
-        let rx = try x.readInteger()
-        let ry = try y.readInteger()
-        let rz = try z.readInteger()
+        return try readNow(into: &samples)
+    }
+
+    private func readNow(into samples: inout [Sample]) throws(IIOError) -> Int {
+        let rx: Int64, ry: Int64, rz: Int64
+        do throws(IIOError) {
+            rx = try x.readInteger()
+            ry = try y.readInteger()
+            rz = try z.readInteger()
+        } catch where error.code == .busy {
+            // The driver claims direct mode and another process has the buffer enabled.
+            throw DeviceSharing.busy(
+                info, "its IIO buffer is enabled, and this driver refuses in_accel_*_raw reads while it is",
+                call: error.call)
+        }
         let now = max(monotonicNanoseconds(), lastTimestamp &+ 1)
         lastTimestamp = now
         samples.append(converter.sample(x: rx, y: ry, z: rz, timestamp: now))

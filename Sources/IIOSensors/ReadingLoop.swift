@@ -138,7 +138,7 @@ struct ReadingLoop {
     private func makeBuffered(_ info: AccelerometerInfo) throws(IIOError) -> BufferedReader {
         try BufferedReader(
             info: info, wantedRate: configuration.rate, wakeupsPerSecond: configuration.wakeupsPerSecond,
-            timeoutMilliseconds: configuration.libiioTimeoutMilliseconds)
+            timeoutMilliseconds: configuration.libiioTimeoutMilliseconds, priority: configuration.priority)
     }
 
     private mutating func start(_ reader: any SampleReader, note: String) {

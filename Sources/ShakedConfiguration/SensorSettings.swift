@@ -12,6 +12,14 @@ extension ShakedSettings {
             case polled
         }
 
+        /// Who keeps the accelerometer when the kernel lets only one reader have it (`priority`).
+        public enum Priority: String, Sendable, CaseIterable {
+            /// Screen rotation: shaked leaves iio-sensor-proxy's buffer alone and says why it cannot read.
+            case rotation
+            /// Shake to undo: shaked takes the buffer, and iio-sensor-proxy stops rotating the screen.
+            case shake
+        }
+
         /// The accelerometer to use (`device`): its IIO name, label, sysfs name (`iio:device0`), sysfs
         /// path or device node; nil (an empty string in the file) for the first accelerometer found.
         public var device: String?
@@ -22,6 +30,8 @@ extension ShakedSettings {
         /// Rows of a 3×3 matrix that replaces the mount matrix from udev and sysfs (`mount-matrix`); nil
         /// to use the device's own. Always a rotation or reflection (see ``MountMatrixCheck``).
         public var mountMatrix: [[Double]]?
+        /// Who keeps the accelerometer when only one reader can have it (`priority`).
+        public var priority: Priority = .rotation
 
         /// The allowed rates, in Hz.
         public static let rates: ClosedRange<Double> = 10...1000

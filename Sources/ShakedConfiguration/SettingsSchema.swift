@@ -11,6 +11,7 @@ extension SettingKey {
             number("sensor", "rate", \.sensor.rate, ShakedSettings.Sensor.rates, unit: "Hz"),
             choice("sensor", "mode", \.sensor.mode),
             mountMatrix,
+            choice("sensor", "priority", \.sensor.priority),
             choice("detector", "sensitivity", \.detector.sensitivity),
             override("stroke-threshold", \.strokeThreshold) { $0.strokeThreshold },
             override("reversals", \.reversals) { $0.reversals },

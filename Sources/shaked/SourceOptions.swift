@@ -36,7 +36,8 @@ struct SourceOptions: Sendable {
             }
         let configuration = AccelerometerConfiguration(
             device: sensor.device, rate: sensor.rate, mode: mode,
-            mountMatrix: sensor.mountMatrix.flatMap { MountMatrix(rows: $0) }, waitForSensor: true)
+            mountMatrix: sensor.mountMatrix.flatMap { MountMatrix(rows: $0) },
+            priority: sensor.priority == .shake ? .shake : .rotation, waitForSensor: true)
         let source = AccelerometerSource(configuration: configuration)
         return ChosenSource(source: source, demoShake: nil, accelerometer: source)
     }

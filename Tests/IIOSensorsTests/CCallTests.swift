@@ -35,7 +35,7 @@ import Testing
 
     static let classified: [(Int32, IIOError.Code)] = [
         (EACCES, .permissionDenied), (EPERM, .permissionDenied), (ENODEV, .deviceGone), (ENXIO, .deviceGone),
-        (EIO, .deviceGone), (ENOENT, .deviceGone), (ETIMEDOUT, .timedOut), (EINVAL, .systemCallFailed),
+        (EIO, .deviceGone), (ENOENT, .deviceGone), (ETIMEDOUT, .timedOut), (EBUSY, .busy), (EINVAL, .systemCallFailed),
     ]
 
     @Test(arguments: classified)

@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Who else uses an accelerometer, and whether shaked may take it from them.
+///
+/// The kernel lets one process open `/dev/iio:deviceN` at a time (`iio_chrdev_open` answers a second
+/// open with `EBUSY`), and many drivers refuse `in_accel_*_raw` reads with `EBUSY` while the buffer is
+/// enabled (`iio_device_claim_direct_mode`). iio-sensor-proxy, which rotates the screen, reads the same
+/// device: buffered (the buffer enabled from its start, the node opened for a moment every 700 ms while
+/// the shell claims the accelerometer) or polled (`in_accel_*_raw` every 700 ms). docs/sensor-sharing.md
+/// has the sources. So a reader here never disables a buffer it did not enable, and with
+/// ``SharingPriority/rotation`` it does not keep a buffer enabled whose raw readings a rotation service
+/// is polling.
+enum DeviceSharing {
+    /// A process that uses the device.
+    struct Holder: Equatable, CustomStringConvertible {
+        let pid: Int32
+        let name: String
+        var description: String { "\(name) (pid \(pid))" }
+    }
+
+    /// The command name iio-sensor-proxy runs under (`comm` is cut to 15 bytes).
+    static let rotationServiceNames: Set<String> = ["iio-sensor-prox", "iio-sensor-proxy"]
+
+    /// Whether the device's buffer is enabled (by someone: this process's readers close theirs before another opens).
+    static func bufferEnabled(_ info: AccelerometerInfo) -> Bool {
+        (try? Sysfs.read("\(info.syspath)/buffer/enable"))??.hasPrefix("1") ?? false
+    }
+
+    /// The other processes that have `devnode` open, found through `/proc/*/fd` (same device or inode).
+    static func holders(of devnode: String) -> [Holder] {
+        var target = stat()
+        guard stat(devnode, &target) == 0 else { return [] }
+        let me = getpid()
+        var found: [Holder] = []
+        forEachProcess { pid in
+            guard pid != me, let fds = opendir("/proc/\(pid)/fd") else { return }
+            defer { closedir(fds) }
+            while let entry = readdir(fds) {
+                let fd = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                guard fd.first?.isNumber == true else { continue }
+                var info = stat()
+                guard stat("/proc/\(pid)/fd/\(fd)", &info) == 0 else { continue }
+                let same =
+                    (target.st_mode & S_IFMT) == S_IFCHR
+                    ? (info.st_mode & S_IFMT) == S_IFCHR && info.st_rdev == target.st_rdev
+                    : info.st_dev == target.st_dev && info.st_ino == target.st_ino
+                if same {
+                    found.append(Holder(pid: pid, name: commandName(pid)))
+                    return
+                }
+            }
+        }
+        return found
+    }
+
+    /// A running rotation service (iio-sensor-proxy), if any.
+    static func rotationService() -> Holder? {
+        var service: Holder?
+        forEachProcess { pid in
+            guard service == nil else { return }
+            let name = commandName(pid)
+            if rotationServiceNames.contains(name) { service = Holder(pid: pid, name: "iio-sensor-proxy") }
+        }
+        return service
+    }
+
+    /// Who to name for a device in use: the processes holding its node, else a running rotation service.
+    static func describeUser(of info: AccelerometerInfo) -> String {
+        let holders = info.devnode.map(holders(of:)) ?? []
+        if !holders.isEmpty { return holders.map(\.description).joined(separator: ", ") }
+        if let service = rotationService() { return service.description }
+        return "another process"
+    }
+
+    /// Who enabled the device's buffer, when a live process may have: a holder of its node, else a
+    /// running rotation service; nil when nobody could have (a crashed reader left it enabled).
+    static func holderOfEnabledBuffer(_ info: AccelerometerInfo) -> String? {
+        let holders = info.devnode.map(holders(of:)) ?? []
+        if !holders.isEmpty { return holders.map(\.description).joined(separator: ", ") }
+        return rotationService()?.description
+    }
+
+    /// The error for a device another process holds, naming it and saying what to do.
+    static func busy(_ info: AccelerometerInfo, _ what: String, call: String? = nil) -> IIOError {
+        IIOError(
+            .busy, call: call, path: info.syspath, errno: EBUSY,
+            "the accelerometer is in use by \(describeUser(of: info)): \(what); screen rotation comes first "
+                + "(to take the sensor from it instead, set priority = \"shake\" in [sensor])")
+    }
+
+    private static func forEachProcess(_ body: (Int32) -> Void) {
+        guard let proc = opendir("/proc") else { return }
+        defer { closedir(proc) }
+        while let entry = readdir(proc) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if let pid = Int32(name) { body(pid) }
+        }
+    }
+
+    private static func commandName(_ pid: Int32) -> String {
+        let text = (try? Sysfs.read("/proc/\(pid)/comm")) ?? nil
+        let name = text.map { String($0.prefix { $0 != "\n" }) } ?? ""
+        return name.isEmpty ? "pid \(pid)" : sanitizedName(name)
+    }
+
+    /// A command name safe to log: printable ASCII only.
+    private static func sanitizedName(_ name: String) -> String {
+        String(String.UnicodeScalarView(name.unicodeScalars.prefix(32).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7f ? $0 : "?" }))
+    }
+}
