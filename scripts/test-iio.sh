@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # The IIO tests (Tests/IIOSensorsTests): real libudev and libiio against a fake sysfs and /dev
 # made by umockdev, run under its preload (umockdev-wrapper). The device tests skip themselves
-# without the preload, so this script fails if they were skipped.
+# without the preload, so this script fails if they were skipped. Then the kernel's exclusivity
+# model (Tests/IIOExclusivity/iio-exclusivity.c) by itself, and shaked beside the real
+# iio-sensor-proxy in each of its modes under that model (docs/sensor-sharing.md).
 #
 #   scripts/test-iio.sh                      # builds into .build, then tests
 #   SCRATCH_PATH=.build-iio scripts/test-iio.sh
 #
-# Needs the Debian packages umockdev libumockdev-dev libiio-dev libiio-utils libudev-dev.
+# Needs the Debian packages umockdev libumockdev-dev libiio-dev libiio-utils libudev-dev, and for
+# the sharing tests iio-sensor-proxy, python3-gi, gir1.2-umockdev-1.0, dbus and a C compiler
+# (installed here when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/ensure-packages.sh iio-sensor-proxy python3-gi gir1.2-umockdev-1.0 dbus gcc
 
 for tool in umockdev-wrapper pkg-config; do
     command -v "$tool" >/dev/null || {
@@ -28,4 +33,12 @@ if grep -q "Suite DeviceTests skipped" "$log"; then
     echo "error: the umockdev device tests were skipped: the preload did not reach the test process" >&2
     exit 1
 fi
-exit "$status"
+[ "$status" -eq 0 ] || exit "$status"
+
+bin=$(swift build --show-bin-path "${scratch[@]}")
+shim="$bin/libiio-exclusivity.so"
+cc -O2 -Wall -Wextra -Werror -shared -fPIC -o "$shim" Tests/IIOExclusivity/iio-exclusivity.c -ldl
+echo "== the exclusivity model"
+python3 Tests/IIOExclusivity/test_model.py "$shim"
+echo "== shaked beside iio-sensor-proxy"
+/usr/bin/python3 -W ignore::ResourceWarning Tests/IIOExclusivity/test_sharing.py --shim "$shim" --shaked "$bin/shaked"

@@ -1,0 +1,273 @@
+#!/usr/bin/python3
+"""shaked beside the real iio-sensor-proxy on one fake accelerometer, in each of its modes.
+
+For each case (iio-sensor-proxy buffered or polled, a driver that claims direct mode or not):
+a umockdev testbed made here (gi's UMockdev) holds the accelerometer; iio-sensor-proxy (Debian's)
+runs on a private system bus and `monitor-sensor --accel` claims the accelerometer as the shell
+does; then the real shaked starts, an app takes the context so shaked reads, and the device is
+turned twice (flat -> normal -> left-up) through both its buffer and its raw attributes.
+Both iio-sensor-proxy and shaked run under iio-exclusivity.c, the kernel's exclusivity model.
+
+Checked per case: whether each orientation change reaches monitor-sensor, whether shaked's
+samplesRead grows, and what GetStatus says about the sensor. Expected:
+  - rotation always works with the default priority = "rotation";
+  - shaked reads wherever the kernel lets two readers share the device; where it does not
+    (iio-sensor-proxy buffered, a driver that claims direct mode) shaked reads nothing and its
+    status names iio-sensor-proxy;
+  - with priority = "shake" in that case, shaked reads and rotation stops.
+
+Usage (as root, from scripts/test-iio.sh):
+  /usr/bin/python3 Tests/IIOExclusivity/test_sharing.py --shim LIB.so --shaked PATH [--case NAME]
+Needs iio-sensor-proxy, umockdev, gir1.2-umockdev-1.0, python3-gi, dbus-daemon, busctl and
+Python's varlink (in /usr/bin/python3).
+"""
+
+import argparse
+import fcntl
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import gi
+
+gi.require_version("UMockdev", "1.0")
+from gi.repository import UMockdev  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "python"))
+from daemon import OWN_ACCESS, UNDO, App, Daemon  # noqa: E402
+
+FIXTURE = os.path.join(ROOT, "Tests", "IIOSensorsTests", "Fixtures", "fake-accel.umockdev")
+SYSPATH = "/sys/devices/platform/fake-accel.0/iio:device0"
+NODE = "/dev/iio:device0"
+PRELOAD = "libumockdev-preload.so.0"
+
+BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>system</type>
+  <listen>unix:path=%s</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/>
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+"""
+
+# Raw readings (sensor axes) for each orientation. The fixture's mount matrix swaps x and y, and
+# iio-sensor-proxy calls the device "normal" when its y axis points down, "left-up" when x points up.
+FLAT = (0, 0, 16384)
+ORIENTATIONS = [("normal", (-16384, 0, 0)), ("left-up", (0, 16384, 0))]
+
+# (name, iio-sensor-proxy mode, driver claims direct mode, shaked's priority,
+#  rotation expected to work, shaked expected to read)
+CASES = [
+    ("polled-claims", "polled", True, "rotation", True, True),
+    ("polled-free", "polled", False, "rotation", True, True),
+    ("buffered-claims", "buffered", True, "rotation", True, False),
+    ("buffered-free", "buffered", False, "rotation", True, True),
+    ("buffered-claims-shake-first", "buffered", True, "shake", False, True),
+]
+
+
+def fixture_text(proxy_mode):
+    """The shared fixture, named as iio-sensor-proxy 3.0's buffered driver wants: it uses the buffer
+    only when a trigger called accel_3d-devN exists (drv-iio-buffer-accel.c, get_trigger_name)."""
+    with open(FIXTURE) as f:
+        text = f.read()
+    text = text.replace("A: name=fake_accel\\n", "A: name=accel_3d\\n")
+    text = text.replace("A: name=fake_accel-dev0\\n", "A: name=accel_3d-dev0\\n")
+    kind = "iio-buffer-accel" if proxy_mode == "buffered" else "iio-poll-accel"
+    marker = "E: SUBSYSTEM=iio\n"
+    return text.replace(marker, marker + "E: IIO_SENSOR_PROXY_TYPE=%s\n" % kind, 1)
+
+
+class Feeder(threading.Thread):
+    """Plays the device: ten scans every 100 ms into the buffer, and the same reading in the raw attributes."""
+
+    def __init__(self, testbed):
+        super().__init__(daemon=True)
+        self.testbed = testbed
+        self.fd = testbed.get_dev_fd(NODE)
+        fcntl.fcntl(self.fd, fcntl.F_SETFL, fcntl.fcntl(self.fd, fcntl.F_GETFL) | os.O_NONBLOCK)
+        self.carry = b""
+        self.stopped = threading.Event()
+        self.set(FLAT)
+
+    def set(self, reading):
+        self.reading = reading
+        for axis, value in zip("xyz", reading):
+            self.testbed.set_attribute(SYSPATH, "in_accel_%s_raw" % axis, "%d\n" % value)
+
+    def run(self):
+        n = 0
+        while not self.stopped.wait(0.1):
+            chunk = self.carry
+            for _ in range(10):
+                n += 1
+                chunk += struct.pack("<hhhxxq", *self.reading, time.monotonic_ns())
+            # Nobody reading: the pty fills and refuses; keep scans whole across partial writes.
+            try:
+                written = os.write(self.fd, chunk)
+            except BlockingIOError:
+                written = 0
+            rest = chunk[written:]
+            self.carry = rest[:len(rest) % 16] if written else b""
+
+    def stop(self):
+        self.stopped.set()
+
+
+class Monitor(threading.Thread):
+    """monitor-sensor --accel: claims the accelerometer as the shell does, and collects its lines."""
+
+    def __init__(self, env):
+        super().__init__(daemon=True)
+        self.process = subprocess.Popen(["monitor-sensor", "--accel"], env=env, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True)
+        self.lines = []
+        self.start()
+
+    def run(self):
+        for line in self.process.stdout:
+            self.lines.append(line.rstrip())
+
+    def saw(self, orientation, since):
+        return any(("orientation changed: %s" % orientation) in line for line in self.lines[since:])
+
+
+def wait_until(condition, timeout):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return condition()
+
+
+def status_of(daemon):
+    with daemon.client() as client, client.open(UNDO, namespaced=False) as tool:
+        return tool.GetStatus()["status"]
+
+
+def run_case(case, shim, shaked):
+    name, proxy_mode, claims, priority, _, _ = case
+    directory = tempfile.mkdtemp(prefix="iio-sharing-")
+    processes = []
+    testbed = UMockdev.Testbed.new()
+    if not testbed.add_from_string(fixture_text(proxy_mode)):
+        raise RuntimeError("umockdev did not take the fixture")
+    bus_path = os.path.join(directory, "system_bus_socket")
+    with open(os.path.join(directory, "bus.conf"), "w") as f:
+        f.write(BUS_CONFIG % bus_path)
+    bus_env = dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS="unix:path=" + bus_path)
+    for key in ("LD_PRELOAD", "UMOCKDEV_DIR"):
+        bus_env.pop(key, None)
+    device_env = dict(bus_env, UMOCKDEV_DIR=testbed.get_root_dir(), LD_PRELOAD="%s:%s" % (shim, PRELOAD),
+                      IIO_EXCLUSIVITY_CLAIMS_DIRECT_MODE="1" if claims else "0")
+    feeder = Feeder(testbed)
+    feeder.start()
+    result = {"case": name}
+    try:
+        bus = subprocess.Popen(["dbus-daemon", "--config-file=" + os.path.join(directory, "bus.conf"),
+                                "--nofork", "--nopidfile"], env=bus_env)
+        processes.append(bus)
+        if not wait_until(lambda: os.path.exists(bus_path), 10):
+            raise RuntimeError("dbus-daemon did not start")
+        proxy_log = open(os.path.join(directory, "iio-sensor-proxy.log"), "w")
+        proxy = subprocess.Popen(["/usr/sbin/iio-sensor-proxy"], env=dict(device_env, G_MESSAGES_DEBUG="all"),
+                                 stdout=proxy_log, stderr=subprocess.STDOUT)
+        processes.append(proxy)
+        ready = wait_until(lambda: proxy.poll() is not None or subprocess.run(
+            ["busctl", "--address=unix:path=" + bus_path, "status", "net.hadess.SensorProxy"],
+            capture_output=True).returncode == 0, 20)
+        if not ready or proxy.poll() is not None:
+            raise RuntimeError("iio-sensor-proxy did not come up:\n" + open(proxy_log.name).read()[-3000:])
+        monitor = Monitor(bus_env)
+        processes.append(monitor.process)
+        if not wait_until(lambda: any("Has accelerometer" in line for line in monitor.lines), 10):
+            raise RuntimeError("monitor-sensor saw no accelerometer: %s" % monitor.lines)
+        config = os.path.join(directory, "shaked.conf")
+        with open(config, "w") as f:
+            f.write('[sensor]\npriority = "%s"\n%s' % (priority, OWN_ACCESS))
+        with Daemon("--config", config, env=device_env) as daemon:
+            app = App(daemon)
+            app.context(focused=True, undo="Typing")
+            # The sensor starts (or says why not) within the retry schedule's first steps.
+            wait_until(lambda: status_of(daemon)["samplesRead"] > 0, 4)
+            before = status_of(daemon)
+            seen = []
+            for orientation, reading in ORIENTATIONS:
+                mark = len(monitor.lines)
+                feeder.set(reading)
+                # iio-sensor-proxy reads every 700 ms; a buffered one may first drain a backlog.
+                seen.append(wait_until(lambda: monitor.saw(orientation, mark), 12 if case[4] else 5))
+            after = status_of(daemon)
+            app.close()
+            result.update(
+                rotation=all(seen), rotations=seen, samples=after["samplesRead"] - before["samplesRead"],
+                sensor=after["sensor"], shaked_log=daemon.output()[-2000:])
+        result["proxy_log"] = open(proxy_log.name).read()[-2000:]
+        result["monitor"] = monitor.lines[-6:]
+        return result
+    finally:
+        feeder.stop()
+        for process in reversed(processes):
+            if process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--shim", required=True)
+    parser.add_argument("--shaked", required=True)
+    parser.add_argument("--case", action="append", help="run only these cases")
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args()
+    import daemon as daemon_module
+    daemon_module.SHAKED = os.path.abspath(args.shaked)
+    failures = 0
+    print("%-30s %-9s %-9s %-8s %s" % ("case", "rotation", "shaked", "samples", "shaked's sensor status"))
+    for case in CASES:
+        if args.case and case[0] not in args.case:
+            continue
+        started = time.monotonic()
+        result = run_case(case, os.path.abspath(args.shim), args.shaked)
+        want_rotation, want_reading = case[4], case[5]
+        reads = result["samples"] > 0
+        ok = result["rotation"] == want_rotation and reads == want_reading
+        # Where shaked cannot read, it must say why and name the holder.
+        if not want_reading and "in use by iio-sensor-proxy" not in result["sensor"]:
+            ok = False
+        print("%-30s %-9s %-9s %-8d %s  [%s, %.1f s]" % (
+            case[0], "works" if result["rotation"] else "stops", "reads" if reads else "no", result["samples"],
+            result["sensor"][:160], "ok" if ok else "FAIL", time.monotonic() - started), flush=True)
+        if not ok or args.verbose:
+            print("  expected rotation %s, shaked reading %s; orientation changes seen: %s" % (
+                want_rotation, want_reading, result["rotations"]))
+            print("  monitor-sensor: %s" % result["monitor"])
+            print("  shaked log:\n" + result["shaked_log"])
+            print("  iio-sensor-proxy log:\n" + result["proxy_log"])
+        failures += not ok
+    if failures:
+        sys.exit("%d sharing case(s) failed" % failures)
+    print("sharing with iio-sensor-proxy: every case as expected")
+
+
+if __name__ == "__main__":
+    main()
