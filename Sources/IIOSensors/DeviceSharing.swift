@@ -28,7 +28,7 @@ enum DeviceSharing {
         (try? Sysfs.read("\(info.syspath)/buffer/enable"))??.hasPrefix("1") ?? false
     }
 
-    /// The other processes that have `devnode` open, found through `/proc/*/fd` (same device or inode).
+    /// The other processes that have `devnode` open, found through `/proc/*/fd` (the same inode).
     static func holders(of devnode: String) -> [Holder] {
         var target = stat()
         guard stat(devnode, &target) == 0 else { return [] }
@@ -42,11 +42,9 @@ enum DeviceSharing {
                 guard fd.first?.isNumber == true else { continue }
                 var info = stat()
                 guard stat("/proc/\(pid)/fd/\(fd)", &info) == 0 else { continue }
-                let same =
-                    (target.st_mode & S_IFMT) == S_IFCHR
-                    ? (info.st_mode & S_IFMT) == S_IFCHR && info.st_rdev == target.st_rdev
-                    : info.st_dev == target.st_dev && info.st_ino == target.st_ino
-                if same {
+                // The same inode as the node (not the same st_rdev: umockdev reports the faked device
+                // number for the node's path, the pty's own for the descriptor).
+                if info.st_dev == target.st_dev && info.st_ino == target.st_ino {
                     found.append(Holder(pid: pid, name: commandName(pid)))
                     return
                 }
