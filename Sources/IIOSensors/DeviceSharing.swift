@@ -108,3 +108,18 @@ enum DeviceSharing {
         String(String.UnicodeScalarView(name.unicodeScalars.prefix(32).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7f ? $0 : "?" }))
     }
 }
+
+extension AccelerometerInfo {
+    /// Who else uses this accelerometer now, for `shakectl sensors`: the processes with its node
+    /// open and whether its buffer is enabled, or a running iio-sensor-proxy; nil when nobody does.
+    public var otherUsers: String? {
+        let holders = devnode.map(DeviceSharing.holders(of:)) ?? []
+        let enabled = DeviceSharing.bufferEnabled(self)
+        let service = DeviceSharing.rotationService()
+        var parts: [String] = []
+        if !holders.isEmpty { parts.append(holders.map(\.description).joined(separator: ", ") + " (device open)") }
+        if enabled { parts.append(holders.isEmpty && service != nil ? "\(service!) (buffer enabled)" : "buffer enabled") }
+        if parts.isEmpty, let service { parts.append("\(service) (running; it reads this device while rotation is on)") }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+}

@@ -80,6 +80,7 @@ public struct SensorService: Service {
                     metadata: ["source": "\(source.description)", "error": "\(error)", "retry_in": "\(wait)"])
                 await coordinator.sensorChanged(
                     description: "\(source.description): failed: \(error); retrying in \(wait)")
+                await coordinator.sensorUnavailable(Self.unavailable("\(error)"))
                 do { try await Task.sleep(for: delay) } catch { break }
                 delay = min(delay * 2, maximumRetryDelay)
             }
@@ -105,14 +106,25 @@ public struct SensorService: Service {
                 if reason != lastReason { logger.warning("sensor failed", metadata: ["reason": "\(reason)"]) }
                 lastReason = reason
                 await coordinator.sensorChanged(description: "\(source.description): failed: \(reason)")
+                await coordinator.sensorUnavailable(Self.unavailable(reason))
                 detector.reset()
             case .sensorReturned(let name):
                 if lastReason != nil { logger.notice("sensor back", metadata: ["sensor": "\(name)"]) }
                 logger.info("sensor reading", metadata: ["sensor": "\(name)"])
                 lastReason = nil
                 await coordinator.sensorChanged(description: name)
+                await coordinator.sensorUnavailable(nil)
             }
         }
+    }
+
+    /// What apps are told while the sensor fails: `shake to undo unavailable: the accelerometer is in use by
+    /// iio-sensor-proxy (pid 812)` when another process holds it, else the reason as the source gave it.
+    static func unavailable(_ reason: String) -> String {
+        let holder = "the accelerometer is in use by "
+        guard let start = reason.firstRange(of: holder) else { return "shake to undo unavailable: \(reason)" }
+        let rest = reason[start.lowerBound...]
+        return "shake to undo unavailable: " + String(rest.prefix { $0 != ":" })
     }
 
     /// `0.5 s`, `4 s`, `30 s`.

@@ -50,6 +50,8 @@ public actor UndoCoordinator {
         public var detector: String
         /// Samples read since start.
         public var samplesRead = 0
+        /// Why the sensor cannot be read while it is wanted, for apps and status tools.
+        public var unavailable: String?
         /// Creates a sensor state.
         public init(description: String, active: Bool = false, detector: String) {
             self.description = description
@@ -224,7 +226,11 @@ public actor UndoCoordinator {
     public func sensorChanged(description: String? = nil, active: Bool? = nil) {
         if let description { sensor.description = description }
         if let active { sensor.active = active }
+        if active == false { sensor.unavailable = nil }
     }
+
+    /// Says why the sensor cannot be read (nil once it reads again), as `GetStatus` reports it.
+    public func sensorUnavailable(_ reason: String?) { sensor.unavailable = reason }
 
     /// Counts samples read, for status.
     public func samplesRead(_ count: Int) { sensor.samplesRead += count }
@@ -236,7 +242,7 @@ public actor UndoCoordinator {
             detector: sensor.detector,
             subscribers: machine.subscribers.count, currentApp: machine.currentContext?.app,
             lastShakeAgo: lastShake.map { Self.seconds(.now - $0) }, openIntent: machine.open?.id,
-            agent: machine.agent != nil)
+            agent: machine.agent != nil, unavailable: sensor.unavailable)
     }
 
     /// `GetStatus` for a caller: the app in front and the open intent only when the caller may

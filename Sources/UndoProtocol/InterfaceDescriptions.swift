@@ -113,6 +113,9 @@ public enum InterfaceDescriptions {
       sensorActive: bool,
       # Samples read from the source since the daemon started.
       samplesRead: int,
+      # Set while an app can use a shake but the sensor cannot be read, saying why, such as
+      # "shake to undo unavailable: the accelerometer is in use by iio-sensor-proxy (pid 812)".
+      unavailable: ?string,
       # The detector and its sensitivity.
       detector: string,
       # Connected subscribers.

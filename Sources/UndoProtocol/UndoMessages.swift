@@ -205,6 +205,8 @@ public struct ServiceStatus: Sendable, Hashable, Codable {
     public var sensorActive: Bool
     /// Samples read from the source since the daemon started.
     public var samplesRead: Int
+    /// Why shake to undo is unavailable while an app could use it (the sensor cannot be read), if it is.
+    public var unavailable: String?
     /// The detector and its sensitivity.
     public var detector: String
     /// Connected subscribers.
@@ -221,7 +223,7 @@ public struct ServiceStatus: Sendable, Hashable, Codable {
     public init(
         sensor: String, sensorActive: Bool, samplesRead: Int = 0, detector: String, subscribers: Int,
         currentApp: String?,
-        lastShakeAgo: Double?, openIntent: String?, agent: Bool
+        lastShakeAgo: Double?, openIntent: String?, agent: Bool, unavailable: String? = nil
     ) {
         self.sensor = sensor
         self.sensorActive = sensorActive
@@ -232,6 +234,7 @@ public struct ServiceStatus: Sendable, Hashable, Codable {
         self.lastShakeAgo = lastShakeAgo
         self.openIntent = openIntent
         self.agent = agent
+        self.unavailable = unavailable
     }
 }
 

@@ -12,11 +12,12 @@ struct Sensors: AsyncParsableCommand {
             rate that would be used for --rate, the scale and offset per axis, and the mount matrix \
             with where it came from (the udev property ACCEL_MOUNT_MATRIX, a sysfs file, or the \
             identity). A sensor whose attributes cannot be read or parsed is listed with the error \
-            and what to do about it. Exits with status 1 when there is no accelerometer.
+            and what to do about it. "in use by" names who else reads the sensor (docs/sensor-sharing.md). Exits with status 1 when there is no accelerometer.
 
             With --format json, prints one JSON object per sensor per line, with the keys name, \
             label, path, sysname, device, mode, rate, currentRate, scale, offset, mountMatrix (3×3), \
-            mountMatrixSource and timestamp; or path, code and error for a sensor that cannot be used.
+            mountMatrixSource, timestamp and inUse (who else reads the sensor: processes with its \
+            device node open, an enabled buffer, a running iio-sensor-proxy; null for nobody); or path, code and error for a sensor that cannot be used.
             """
     )
 
@@ -40,6 +41,7 @@ struct Sensors: AsyncParsableCommand {
         var mountMatrix: [[Double]]
         var mountMatrixSource: String
         var timestamp: Bool
+        var inUse: String?
     }
 
     private struct Failure: Codable {
@@ -63,7 +65,7 @@ struct Sensors: AsyncParsableCommand {
                     mode: info.preferredMode.rawValue, rate: info.rate(for: rate), currentRate: info.samplingFrequency,
                     scale: info.calibration.map(\.scale), offset: info.calibration.map(\.offset),
                     mountMatrix: info.mountMatrix.rows, mountMatrixSource: info.mountMatrixSource,
-                    timestamp: info.timestampChannel != nil)
+                    timestamp: info.timestampChannel != nil, inUse: info.otherUsers)
                 print(format == .json ? encodeJSONLine(entry) : text(entry))
             case .failure(let error):
                 if format == .json {
@@ -89,6 +91,7 @@ struct Sensors: AsyncParsableCommand {
               rate:         \(hertz(entry.rate)) Hz\(entry.currentRate.map { " (now \(hertz($0)) Hz)" } ?? "")
               scale:        \(axes.joined(separator: ", ")) m/s² per unit
               mount matrix: \(matrix) (\(entry.mountMatrixSource))
+              in use by:    \(entry.inUse ?? "nobody else")
 
             """
     }

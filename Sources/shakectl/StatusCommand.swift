@@ -37,9 +37,10 @@ struct Status: AsyncParsableCommand {
     /// The status for people, one field a line.
     static func text(_ status: ServiceStatus, socket: String) -> String {
         let lastShake = status.lastShakeAgo.map { "\(decimal($0, 1)) s ago" } ?? "none yet"
+        let unavailable = status.unavailable.map { "\n  unavailable: \($0)" } ?? ""
         return """
             shaked at \(socket)
-              sensor:      \(status.sensor) (\(status.sensorActive ? "reading" : "idle: no app can use a shake"))
+              sensor:      \(status.sensor) (\(status.sensorActive ? "reading" : "idle: no app can use a shake"))\(unavailable)
               detector:    \(status.detector)
               subscribers: \(status.subscribers)
               current app: \(status.currentApp ?? "none")

@@ -215,7 +215,7 @@ def run_case(case, shim, shaked):
             app.close()
             result.update(
                 rotation=all(seen), rotations=seen, samples=after["samplesRead"] - before["samplesRead"],
-                sensor=after["sensor"], shaked_log=daemon.output()[-2000:])
+                sensor=after["sensor"], unavailable=after.get("unavailable"), shaked_log=daemon.output()[-2000:])
         result["proxy_log"] = open(proxy_log.name).read()[-2000:]
         result["monitor"] = monitor.lines[-6:]
         return result
@@ -251,8 +251,12 @@ def main():
         want_rotation, want_reading = case[4], case[5]
         reads = result["samples"] > 0
         ok = result["rotation"] == want_rotation and reads == want_reading
-        # Where shaked cannot read, it must say why and name the holder.
-        if not want_reading and "in use by iio-sensor-proxy" not in result["sensor"]:
+        # Where shaked cannot read, it must say why and name the holder, to status tools and to apps.
+        if not want_reading and ("in use by iio-sensor-proxy" not in result["sensor"] or not (
+                result["unavailable"] or "").startswith("shake to undo unavailable: the accelerometer is in use by "
+                                                         "iio-sensor-proxy (pid ")):
+            ok = False
+        if want_reading and result["unavailable"]:
             ok = False
         print("%-30s %-9s %-9s %-8d %s  [%s, %.1f s]" % (
             case[0], "works" if result["rotation"] else "stops", "reads" if reads else "no", result["samples"],
@@ -260,6 +264,7 @@ def main():
         if not ok or args.verbose:
             print("  expected rotation %s, shaked reading %s; orientation changes seen: %s" % (
                 want_rotation, want_reading, result["rotations"]))
+            print("  unavailable: %s" % result["unavailable"])
             print("  monitor-sensor: %s" % result["monitor"])
             print("  shaked log:\n" + result["shaked_log"])
             print("  iio-sensor-proxy log:\n" + result["proxy_log"])
