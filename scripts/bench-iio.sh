@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): the cost of reading the accelerometer at 100 Hz, buffered against
-# polled, from the fake device of Tests/IIOSensorsTests/Fixtures/fake-accel.umockdev under
-# umockdev. Buffered: the device delivers a watermark of 10 scans every 100 ms, as a real IIO
-# buffer with watermark 10 would. Polled: in_accel_*_raw read at 100 Hz.
-# Prints, per run, CPU ms per second, reading-thread wake-ups per second, context switches
-# per second and heap bytes and allocations per sample (see `shakectl bench-iio --help`).
+# polled, beside iio-sensor-proxy in the same run (scripts/bench_iio_beside_proxy.py): the fake
+# device of Tests/IIOSensorsTests/Fixtures/fake-accel.umockdev in a umockdev testbed, fed ten scans
+# every 100 ms (as a real IIO buffer with watermark 10 would wake a reader) and the same reading in
+# in_accel_*_raw; Debian's iio-sensor-proxy polling it with the accelerometer claimed by
+# monitor-sensor, as on a phone; then `shakectl bench-iio` (buffered: the buffer; polled:
+# in_accel_*_raw at 100 Hz). Prints, per run, one JSON line: CPU ms per second, reading-thread
+# wake-ups per second, context switches per second, heap bytes and allocations per sample (see
+# `shakectl bench-iio --help`), and iio-sensor-proxy's CPU ms per second over the same window.
 #
 #   scripts/bench-iio.sh [RUNS] [SECONDS]     (defaults 3 and 10)
 #   SCRATCH_PATH=.build-iio scripts/bench-iio.sh
+#   SHAKECTL=/path/to/shakectl scripts/bench-iio.sh   (another build, for A/B; skips the build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-3}
@@ -15,17 +19,15 @@ seconds=${2:-10}
 scratch=()
 if [ -n "${SCRATCH_PATH:-}" ]; then scratch=(--scratch-path "$SCRATCH_PATH"); fi
 
-swift build -c release --product shakectl "${scratch[@]}"
-bin="$(swift build -c release --show-bin-path "${scratch[@]}")/shakectl"
-fixture=Tests/IIOSensorsTests/Fixtures/fake-accel.umockdev
-script=$(mktemp)
-trap 'rm -f "$script"' EXIT
-"$bin" bench-iio --make-script "$script" --seconds "$seconds" --rate 100
+if [ -z "${SHAKECTL:-}" ]; then
+    swift build -c release --product shakectl "${scratch[@]}"
+    SHAKECTL="$(swift build -c release --show-bin-path "${scratch[@]}")/shakectl"
+fi
+scripts/ensure-packages.sh iio-sensor-proxy python3-gi gir1.2-umockdev-1.0 dbus
 
 for mode in buffered polled; do
     for run in $(seq "$runs"); do
         printf '%s run %s: ' "$mode" "$run"
-        umockdev-run -d "$fixture" -s "/dev/iio:device0=$script" -- \
-            "$bin" bench-iio --mode "$mode" --rate 100 --seconds "$seconds" --format json 2>/dev/null
+        /usr/bin/python3 scripts/bench_iio_beside_proxy.py "$SHAKECTL" "$mode" "$seconds"
     done
 done

@@ -27,10 +27,10 @@ final class BufferedReader: SampleReader {
     /// libiio's functions (the context's).
     private let iio: LibIIO
     private var buffer: IIOBuffer?
-    /// The same buffer, for calls that do not change its ownership.
-    private let bufferHandle: OpaquePointer
     private let decoder: ScanDecoder
     private let path: String
+    /// Where each read lands: four watermarks of scans.
+    private let scratch: UnsafeMutableRawBufferPointer
     /// Bytes of an incomplete scan left over from the last read.
     private let carry: UnsafeMutableRawBufferPointer
     private var carryCount = 0
@@ -57,12 +57,13 @@ final class BufferedReader: SampleReader {
         // An enabled buffer is another process's (this process's readers close theirs before the next
         // opens): iio-sensor-proxy's, which stops rotating the screen if it is taken. With priority
         // "shake", or when it is a crashed reader's, it is disabled, since it blocks every setting below.
-        if DeviceSharing.bufferEnabled(info) {
-            if priority == .rotation, let holder = DeviceSharing.holderOfEnabledBuffer(info) {
-                throw DeviceSharing.busy(info, "\(holder) has its IIO buffer enabled")
-            }
-            try Sysfs.write("\(base)/buffer/enable", "0")
+        // Writing "0" over "0" changes nothing and finds a missing write permission early, naming the file.
+        if priority == .rotation, DeviceSharing.bufferEnabled(info),
+            let holder = DeviceSharing.holderOfEnabledBuffer(info)
+        {
+            throw DeviceSharing.busy(info, "\(holder) has its IIO buffer enabled")
         }
+        if Sysfs.exists("\(base)/buffer/enable") { try Sysfs.write("\(base)/buffer/enable", "0") }
         if info.timestampChannel != nil, Sysfs.exists("\(base)/current_timestamp_clock") {
             try? Sysfs.write("\(base)/current_timestamp_clock", "monotonic")
         }
@@ -113,8 +114,8 @@ final class BufferedReader: SampleReader {
         self.path = devnode
         self.clock = TimestampGuard(period: periodNanoseconds(rate))
         self.pollFD = buffer.pollFD
-        self.bufferHandle = buffer.pointer
         self.carry = UnsafeMutableRawBufferPointer.allocate(byteCount: decoder.scanBytes, alignment: 8)
+        self.scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 4 * watermark * decoder.scanBytes, alignment: 8)
         self.buffer = consume buffer
         self.context = consume context
         // While the buffer is enabled, drivers that claim direct mode refuse raw reads: a polling
@@ -133,22 +134,24 @@ final class BufferedReader: SampleReader {
         // The buffer before the context it belongs to: destroying it disables the device's buffer.
         buffer = nil
         carry.deallocate()
+        scratch.deallocate()
     }
 
     func read(into samples: inout [Sample]) throws(IIOError) -> Int {
-        // One refill takes at most a watermark of scans: drain a backlog in a few, then sleep again.
-        for reads in 1...4 {
-            guard
-                let bytes = try checkNegativeErrno("iio_buffer_refill", path: path, { iio.bufferRefill(bufferHandle) })
-            else { return reads }
-            guard bytes > 0, let start = UnsafeRawPointer(iio.bufferStart(bufferHandle)) else {
-                throw IIOError(
-                    .deviceGone, call: "iio_buffer_refill", path: path, "the device returned no data (end of file)")
-            }
-            decode(UnsafeRawBufferPointer(start: start, count: bytes), readTime: monotonicNanoseconds(), into: &samples)
-            if bytes < watermark * decoder.scanBytes { return reads }
+        // One read(2) of up to four watermarks on the buffer's descriptor, which libiio opened
+        // non-blocking: a short read means the buffer is drained, so one system call a wake-up
+        // instead of libiio's refill, which takes one watermark a call and needs another to find
+        // the buffer empty. (Accelerometer buffers are kfifos, read with read(2) even by libiio;
+        // its mmap mode is for DMA buffers.)
+        guard
+            let bytes = try checkErrnoNonBlocking(
+                "read", path: path, { Glibc.read(pollFD, scratch.baseAddress, scratch.count) })
+        else { return 1 }
+        guard bytes > 0 else {
+            throw IIOError(.deviceGone, call: "read", path: path, "the device returned no data (end of file)")
         }
-        return 4
+        decode(UnsafeRawBufferPointer(rebasing: scratch[0..<bytes]), readTime: monotonicNanoseconds(), into: &samples)
+        return 1
     }
 
     /// Decodes freshly read bytes, completing a partial scan from the last read first.

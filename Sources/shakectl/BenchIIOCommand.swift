@@ -56,7 +56,11 @@ struct BenchIIO: AsyncParsableCommand {
         var start = (usage: rusage(), wakeups: 0, samples: 0, clock: ContinuousClock.now)
         var mode = sensor.mode.rawValue
         var counted = 0
-        for try await event in liveEvents(source, duration: seconds + 1) {
+        // The daemon's own path: SensorService consumes source.events() directly. (liveEvents, for the
+        // interactive commands, forwards through a second stream and task: one more thread hand-off a batch.)
+        let deadline = ContinuousClock.now + .milliseconds(Int64(((seconds + 1) * 1000).rounded()))
+        reading: for try await event in source.events() {
+            if ContinuousClock.now >= deadline { break reading }
             switch event {
             case .sensorReturned(let text):
                 mode = text

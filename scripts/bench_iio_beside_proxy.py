@@ -1,0 +1,91 @@
+#!/usr/bin/python3
+"""Benchmark helper of scripts/bench-iio.sh (not a test): `shakectl bench-iio` beside iio-sensor-proxy.
+
+One run: a umockdev testbed of the fake accelerometer (Tests/IIOSensorsTests/Fixtures), fed ten
+scans every 100 ms (100 Hz, a watermark of ten, as a real buffer would wake a reader) and the same
+reading in its raw attributes; Debian's iio-sensor-proxy on a private system bus with the
+accelerometer claimed by `monitor-sensor --accel`, as the shell claims it; then `shakectl
+bench-iio --mode MODE` under the same testbed. Prints shakectl's JSON line with
+iio-sensor-proxy's CPU over the same seconds added (proxyCpuMillisecondsPerSecond).
+
+iio-sensor-proxy runs polled (IIO_SENSOR_PROXY_TYPE=iio-poll-accel), as Debian 12's 3.0 does on
+phones (docs/sensor-sharing.md); the driver allows raw reads, so both read at once.
+
+Usage: bench_iio_beside_proxy.py SHAKECTL MODE SECONDS
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "Tests", "IIOExclusivity"))
+import test_sharing as sharing  # noqa: E402  (the testbed, feeder and bus of the sharing tests)
+
+
+def cpu_seconds(pid):
+    """CPU time of all the process's threads, in ns from schedstat (stat's clock ticks are too coarse)."""
+    total = 0
+    for task in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/schedstat" % (pid, task)) as f:
+                total += int(f.read().split()[0])
+        except OSError:
+            pass
+    return total / 1e9
+
+
+def main():
+    shakectl, mode, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+    directory = tempfile.mkdtemp(prefix="bench-iio-")
+    testbed = sharing.UMockdev.Testbed.new()
+    testbed.add_from_string(sharing.fixture_text("polled"))
+    bus_path = os.path.join(directory, "system_bus_socket")
+    with open(os.path.join(directory, "bus.conf"), "w") as f:
+        f.write(sharing.BUS_CONFIG % bus_path)
+    bus_env = dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS="unix:path=" + bus_path)
+    for key in ("LD_PRELOAD", "UMOCKDEV_DIR"):
+        bus_env.pop(key, None)
+    device_env = dict(bus_env, UMOCKDEV_DIR=testbed.get_root_dir(), LD_PRELOAD=sharing.PRELOAD)
+    feeder = sharing.Feeder(testbed)
+    feeder.set((400, -200, 16384))
+    feeder.start()
+    processes = []
+    try:
+        processes.append(subprocess.Popen(
+            ["dbus-daemon", "--config-file=" + os.path.join(directory, "bus.conf"), "--nofork", "--nopidfile"],
+            env=bus_env, stderr=subprocess.DEVNULL))
+        sharing.wait_until(lambda: os.path.exists(bus_path), 10)
+        proxy = subprocess.Popen(["/usr/sbin/iio-sensor-proxy"], env=device_env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        processes.append(proxy)
+        sharing.wait_until(lambda: subprocess.run(
+            ["busctl", "--address=unix:path=" + bus_path, "status", "net.hadess.SensorProxy"],
+            capture_output=True).returncode == 0, 20)
+        monitor = sharing.Monitor(bus_env)
+        processes.append(monitor.process)
+        sharing.wait_until(lambda: any("Has accelerometer" in line for line in monitor.lines), 10)
+        bench = subprocess.Popen([shakectl, "bench-iio", "--mode", mode, "--rate", "100", "--seconds", str(seconds),
+                                  "--format", "json"], env=device_env, stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL, text=True)
+        time.sleep(1.5)  # shakectl's one-second warm-up, then the same window for both
+        start, started = cpu_seconds(proxy.pid), time.monotonic()
+        output = bench.communicate(timeout=seconds + 60)[0]
+        proxy_ms = (cpu_seconds(proxy.pid) - start) * 1000 / (time.monotonic() - started)
+        result = json.loads(output.strip().splitlines()[-1])
+        result["proxyCpuMillisecondsPerSecond"] = round(proxy_ms, 3)
+        print(json.dumps(result, sort_keys=True), flush=True)
+    finally:
+        feeder.stop()
+        for process in reversed(processes):
+            if process.poll() is None:
+                process.terminate()
+                process.wait(timeout=5)
+
+
+if __name__ == "__main__":
+    main()
