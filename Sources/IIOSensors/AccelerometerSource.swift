@@ -24,6 +24,12 @@ public struct AccelerometerSource: SampleSource {
     public let configuration: AccelerometerConfiguration
     /// The reading loops this source started that have not ended yet (copies share them).
     private let loops = LiveLoops()
+    /// Runs a consumer that prefers it on the reading thread (copies share it).
+    private let executor = ReadingExecutor()
+
+    /// The reading thread: a consumer iterating ``events()`` under this preference gets each batch
+    /// without another thread being woken.
+    public var preferredExecutor: (any TaskExecutor)? { executor }
 
     /// Creates a source; nothing is opened until ``events()``.
     public init(configuration: AccelerometerConfiguration = .init()) {
@@ -44,6 +50,7 @@ public struct AccelerometerSource: SampleSource {
     public func events() -> AsyncThrowingStream<SourceEvent, any Error> {
         let configuration = self.configuration
         let loops = self.loops
+        let executor = self.executor
         return AsyncThrowingStream { continuation in
             let control: LoopControl
             do {
@@ -56,8 +63,11 @@ public struct AccelerometerSource: SampleSource {
             loops.insert(control)
             do {
                 try ReadingThread.start(name: "shaked-iio") {
-                    var loop = ReadingLoop(configuration: configuration, continuation: continuation, control: control)
+                    executor.attach(control)
+                    var loop = ReadingLoop(
+                        configuration: configuration, continuation: continuation, control: control, executor: executor)
                     loop.run()
+                    executor.detach(control)
                     DeviceClaims.forget(control)
                     loops.remove(control)
                     control.end()

@@ -16,6 +16,8 @@ struct ReadingLoop {
     let configuration: AccelerometerConfiguration
     let continuation: AsyncThrowingStream<SourceEvent, any Error>.Continuation
     let control: LoopControl
+    /// Runs the consumer's jobs on this thread after each pass, when it prefers to run here.
+    let executor: ReadingExecutor?
 
     private var reader: (any SampleReader)?
     /// The device this loop has claimed in ``DeviceClaims`` (held while `reader` is open).
@@ -42,11 +44,12 @@ struct ReadingLoop {
     init(
         configuration: AccelerometerConfiguration,
         continuation: AsyncThrowingStream<SourceEvent, any Error>.Continuation,
-        control: LoopControl
+        control: LoopControl, executor: ReadingExecutor? = nil
     ) {
         self.configuration = configuration
         self.continuation = continuation
         self.control = control
+        self.executor = executor
         backoff = RetryBackoff(
             initial: configuration.retryDelay.nanoseconds, maximum: configuration.maximumRetryDelay.nanoseconds)
     }
@@ -71,6 +74,9 @@ struct ReadingLoop {
         }
         var fds = [pollfd](repeating: pollfd(), count: 3)
         while true {
+            // The consumer's jobs queued on this thread (by a yield: the start's sensorReturned, the
+            // last pass's batch) run before the thread sleeps again.
+            executor?.runPending()
             fds[0] = pollfd(fd: control.fd, events: Int16(POLLIN), revents: 0)
             fds[1] = pollfd(fd: monitor.fd, events: Int16(POLLIN), revents: 0)
             fds[2] = pollfd(fd: reader?.pollFD ?? -1, events: Int16(POLLIN), revents: 0)

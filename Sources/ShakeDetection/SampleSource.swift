@@ -20,4 +20,12 @@ public protocol SampleSource: Sendable {
     var description: String { get }
     /// Starts the source; the stream ends when the source runs out or fails.
     func events() -> AsyncThrowingStream<SourceEvent, any Error>
+    /// Where a consumer of ``events()`` is best run (`withTaskExecutorPreference`): the source's own
+    /// thread, when it has one, saves a thread hand-off a batch; nil for anywhere.
+    var preferredExecutor: (any TaskExecutor)? { get }
+}
+
+extension SampleSource {
+    /// No preference: the consumer runs on the global executor.
+    public var preferredExecutor: (any TaskExecutor)? { nil }
 }

@@ -66,7 +66,8 @@ public struct SensorService: Service {
         while !Task.isCancelled {
             let started = ContinuousClock.now
             do {
-                try await stream()
+                // On the source's own thread when it has one: no thread hand-off per batch.
+                try await withTaskExecutorPreference(source.preferredExecutor) { try await stream() }
                 if !Task.isCancelled {
                     logger.notice("sample source ended", metadata: ["source": "\(source.description)"])
                 }

@@ -59,20 +59,23 @@ struct BenchIIO: AsyncParsableCommand {
         // The daemon's own path: SensorService consumes source.events() directly. (liveEvents, for the
         // interactive commands, forwards through a second stream and task: one more thread hand-off a batch.)
         let deadline = ContinuousClock.now + .milliseconds(Int64(((seconds + 1) * 1000).rounded()))
-        reading: for try await event in source.events() {
-            if ContinuousClock.now >= deadline { break reading }
-            switch event {
-            case .sensorReturned(let text):
-                mode = text
-                printError("reading \(text)")
-            case .sensorGone(let reason):
-                printError("sensor gone: \(reason)")
-            case .samples(let samples):
-                counted += samples.count
-                if !measuring && counted >= Int(sensor.rate) {
-                    measuring = true
-                    start = (usage(), statistics.wakeups, counted, ContinuousClock.now)
-                    AllocationCounter.start()
+        // And, as the daemon does, on the source's preferred executor (its reading thread).
+        try await withTaskExecutorPreference(source.preferredExecutor) {
+            reading: for try await event in source.events() {
+                if ContinuousClock.now >= deadline { break reading }
+                switch event {
+                case .sensorReturned(let text):
+                    mode = text
+                    printError("reading \(text)")
+                case .sensorGone(let reason):
+                    printError("sensor gone: \(reason)")
+                case .samples(let samples):
+                    counted += samples.count
+                    if !measuring && counted >= Int(sensor.rate) {
+                        measuring = true
+                        start = (usage(), statistics.wakeups, counted, ContinuousClock.now)
+                        AllocationCounter.start()
+                    }
                 }
             }
         }
