@@ -3,7 +3,7 @@
 #  1. scripts/package-deb.sh builds it (one release build, reused by every step below);
 #  2. the executables need only libraries that Debian packages provide (and not libiio, which shaked
 #     loads with dlopen), and no RUNPATH into a toolchain; Depends names libiio0 all the same;
-#  3. lintian reports no error, and each warning it reports is explained in README.md;
+#  3. lintian reports no error, and each warning it reports is explained in docs/packaging.md;
 #  4. dpkg -i installs it: the user, the enabled socket, the conffile; systemd-analyze verify passes
 #     on the installed units;
 #  5. with the Swift toolchain's directory hidden (a mount namespace with an empty directory over it),
@@ -91,9 +91,9 @@ step "lintian"
 lintian --version
 lintian_log="$work/lintian.txt"
 lintian --fail-on error --tag-display-limit 0 "$deb" | tee "$lintian_log" || fail "lintian reports errors"
-section=$(sed -n '/^## For distribution packagers/,/^## /p' README.md)
+section=$(cat docs/packaging.md)
 for tag in $(sed -n 's/^W: shaked[^:]*: \([a-z0-9-]*\).*/\1/p' "$lintian_log" | sort -u); do
-    grep -q -- "\`$tag\`" <<<"$section" || fail "lintian warns $tag, which README.md's packaging section does not explain"
+    grep -q -- "\`$tag\`" <<<"$section" || fail "lintian warns $tag, which docs/packaging.md does not explain"
 done
 
 snapshot() {
