@@ -5,7 +5,10 @@ Runs Debian's iio-sensor-proxy (apt-get install iio-sensor-proxy) against the fa
 of Tests/IIOSensorsTests/Fixtures/fake-accel.umockdev under umockdev-run, on a private system
 bus (a dbus-daemon of our own; DBUS_SYSTEM_BUS_ADDRESS points the daemon and its client at it).
 The fixture gets IIO_SENSOR_PROXY_TYPE=iio-buffer-accel, as iio-sensor-proxy's udev rule would
-set, and a umockdev script feeds it 100 scans a second (ten every 100 ms). `monitor-sensor
+set, and a umockdev script feeds it 100 scans a second (ten every 100 ms). iio-sensor-proxy 3.0
+nevertheless polls it (in_accel_*_raw every 700 ms): its buffered driver takes a device only when a
+trigger named accel_3d-devN exists, and this one's is fake_accel-dev0 (docs/sensor-sharing.md), as
+on phones. `monitor-sensor
 --accel` claims the accelerometer. Per run it prints, unclaimed and claimed: VmRSS, RssAnon,
 PSS, the same less umockdev's preload library (which a real system doesn't load), CPU ms per
 second, and the smaps breakdown by mapping.
