@@ -50,7 +50,8 @@ public struct AccelerometerConfiguration: Sendable {
     /// Creates a configuration; the defaults suit a phone: the first accelerometer at 100 Hz, ten wake-ups a second.
     public init(
         device: String? = nil, rate: Double = 100, mode: ModePreference = .automatic, mountMatrix: MountMatrix? = nil,
-        priority: SharingPriority = .rotation, bufferSilenceTimeout: Duration = .milliseconds(500), wakeupsPerSecond: Double = 10,
+        priority: SharingPriority = .rotation, bufferSilenceTimeout: Duration = .milliseconds(500),
+        wakeupsPerSecond: Double = 10,
         waitForSensor: Bool = false, libiioTimeoutMilliseconds: UInt32 = 1000,
         retryDelay: Duration = .milliseconds(500), maximumRetryDelay: Duration = .seconds(30),
         statistics: ReaderStatistics? = nil

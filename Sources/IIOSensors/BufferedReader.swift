@@ -97,7 +97,7 @@ final class BufferedReader: SampleReader {
         let buffer: IIOBuffer
         do throws(IIOError) {
             buffer = try IIOBuffer(iio: iio, device: device, samples: watermark, path: devnode)
-        } catch where error.code == .busy {
+        } catch  where error.code == .busy {
             throw DeviceSharing.busy(info, "another process has \(devnode) open", call: error.call)
         }
         guard buffer.step == decoder.scanBytes else {
@@ -115,7 +115,8 @@ final class BufferedReader: SampleReader {
         self.clock = TimestampGuard(period: periodNanoseconds(rate))
         self.pollFD = buffer.pollFD
         self.carry = UnsafeMutableRawBufferPointer.allocate(byteCount: decoder.scanBytes, alignment: 8)
-        self.scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 4 * watermark * decoder.scanBytes, alignment: 8)
+        self.scratch = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: 4 * watermark * decoder.scanBytes, alignment: 8)
         self.buffer = consume buffer
         self.context = consume context
         // While the buffer is enabled, drivers that claim direct mode refuse raw reads: a polling

@@ -38,7 +38,9 @@ enum DeviceSharing {
             guard pid != me, let fds = opendir("/proc/\(pid)/fd") else { return }
             defer { closedir(fds) }
             while let entry = readdir(fds) {
-                let fd = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                let fd = withUnsafeBytes(of: entry.pointee.d_name) {
+                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+                }
                 guard fd.first?.isNumber == true else { continue }
                 var info = stat()
                 guard stat("/proc/\(pid)/fd/\(fd)", &info) == 0 else { continue }
@@ -92,7 +94,9 @@ enum DeviceSharing {
         guard let proc = opendir("/proc") else { return }
         defer { closedir(proc) }
         while let entry = readdir(proc) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if let pid = Int32(name) { body(pid) }
         }
     }
@@ -105,7 +109,9 @@ enum DeviceSharing {
 
     /// A command name safe to log: printable ASCII only.
     private static func sanitizedName(_ name: String) -> String {
-        String(String.UnicodeScalarView(name.unicodeScalars.prefix(32).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7f ? $0 : "?" }))
+        String(
+            String.UnicodeScalarView(
+                name.unicodeScalars.prefix(32).map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7f ? $0 : "?" }))
     }
 }
 
@@ -118,8 +124,12 @@ extension AccelerometerInfo {
         let service = DeviceSharing.rotationService()
         var parts: [String] = []
         if !holders.isEmpty { parts.append(holders.map(\.description).joined(separator: ", ") + " (device open)") }
-        if enabled { parts.append(holders.isEmpty && service != nil ? "\(service!) (buffer enabled)" : "buffer enabled") }
-        if parts.isEmpty, let service { parts.append("\(service) (running; it reads this device while rotation is on)") }
+        if enabled {
+            parts.append(holders.isEmpty && service != nil ? "\(service!) (buffer enabled)" : "buffer enabled")
+        }
+        if parts.isEmpty, let service {
+            parts.append("\(service) (running; it reads this device while rotation is on)")
+        }
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 }

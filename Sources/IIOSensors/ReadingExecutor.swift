@@ -30,7 +30,11 @@ public final class ReadingExecutor: TaskExecutor, Sendable {
     /// Queues the job for the reading thread, or runs it elsewhere when no loop runs.
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        enum Route { case queued, queuedNudge(LoopControl), elsewhere }
+        enum Route {
+            case queued
+            case queuedNudge(LoopControl)
+            case elsewhere
+        }
         let route: Route = state.withLock { state in
             guard let loop = state.loop else { return .elsewhere }
             state.jobs.append(job)
