@@ -50,7 +50,7 @@ import Testing
     ]
 
     func run(_ arguments: [String]) throws -> ProcessResult {
-        var environment = ProcessInfo.processInfo.environment
+        var environment = TestPaths.childEnvironment()
         environment["DESTDIR"] = nil
         environment["PREFIX"] = nil
         return try runProcess("/bin/bash", [Self.script] + arguments, environment: environment)
