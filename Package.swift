@@ -54,10 +54,10 @@ let package = Package(
     targets: [
         // The pure shake detector: samples in, events out. Standard library only.
         .target(name: "ShakeDetection"),
-        // CLOCK_MONOTONIC, read in one place for every module that stamps or compares times.
+        // CLOCK_MONOTONIC, read in one place for every module that stamps or compares times, and durations in seconds.
         .target(name: "MonotonicClock"),
         // Trace files (t,x,y,z CSV + .labels), corpus evaluation.
-        // Which characters text from outside may not carry raw to a screen or a log, in one place.
+        // Which characters text from outside may not carry raw to a screen or a log, and how numbers read in text.
         .target(name: "TextSafety"),
         .target(name: "Traces", dependencies: ["ShakeDetection", "MonotonicClock", "TextSafety"]),
         // libiio and libudev, quarantined: only IIOSensors imports them.
@@ -65,7 +65,7 @@ let package = Package(
         .systemLibrary(name: "CIIO", providers: [.apt(["libiio-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // Real accelerometers: discovery and hotplug through libudev, reading through libiio.
-        .target(name: "IIOSensors", dependencies: ["ShakeDetection", "MonotonicClock", "CIIO", "CUdev"]),
+        .target(name: "IIOSensors", dependencies: ["ShakeDetection", "MonotonicClock", "TextSafety", "CIIO", "CUdev"]),
         // Synthetic motion (rest, hand tremor, walking, shakes) for --demo, benchmarks and tests.
         .target(name: "SyntheticMotion", dependencies: ["ShakeDetection", "MonotonicClock"]),
         // The varlink interfaces, their messages, the NUL framing, and the guideline checks on prompts.
@@ -77,7 +77,7 @@ let package = Package(
         .target(
             name: "ShakeService",
             dependencies: [
-                "ShakeDetection", "UndoProtocol", "MonotonicClock",
+                "ShakeDetection", "UndoProtocol", "MonotonicClock", "ShakedConfiguration",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -85,7 +85,7 @@ let package = Package(
             ]),
         // /etc/shaked/shaked.conf and its drop-ins: a TOML reader of its own (standard library only),
         // layering, validation with named keys and lines.
-        .target(name: "ShakedConfiguration", dependencies: ["ShakeDetection", "TextSafety"]),
+        .target(name: "ShakedConfiguration", dependencies: ["ShakeDetection", "TextSafety", "UndoProtocol"]),
         // systemd: sd_notify, socket activation, journal records (libsystemd), logind's seat (sd-login).
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(
@@ -116,7 +116,7 @@ let package = Package(
         .executableTarget(
             name: "shakectl",
             dependencies: [
-                "ShakeDetection", "Traces", "IIOSensors", "SyntheticMotion", "ShakeClient", "UndoProtocol",
+                "ShakeDetection", "Traces", "IIOSensors", "SyntheticMotion", "ShakeClient", "UndoProtocol", "MonotonicClock",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(
                     name: "MallocInterposerSwift", package: "malloc-interposer",

@@ -1,4 +1,5 @@
 import ShakeDetection
+import TextSafety
 
 extension ShakedSettings {
     /// `[detector]`: a sensitivity level, and optional overrides of single tunables.

@@ -1,3 +1,5 @@
+import TextSafety
+
 extension ShakedSettings {
     /// `[sensor]`: which accelerometer to read, and how.
     public struct Sensor: Sendable, Equatable {
@@ -107,10 +109,4 @@ public enum MountMatrixCheck {
         let rounded = (value * 1000).rounded() / 1000
         return formatNumber(rounded)
     }
-}
-
-/// A number as TOML and people write it: `100`, `-1`, `0.5`.
-func formatNumber(_ value: Double) -> String {
-    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-    return String(value)
 }

@@ -1,4 +1,5 @@
 import ShakeDetection
+import TextSafety
 
 /// One key of the configuration file: its table, how its value is checked and stored, how it is written.
 ///

@@ -1,4 +1,5 @@
 import ShakeDetection
+import TextSafety
 
 extension SettingKey {
     /// The tables of the file, in the order they are documented and described.

@@ -1,4 +1,5 @@
 import ShakeDetection
+import UndoProtocol
 
 /// Everything shaked can be configured with, grouped as the tables of its configuration file.
 ///
@@ -81,7 +82,7 @@ extension ShakedSettings {
         public static let maximumPathBytes = 107
 
         /// Creates socket settings: `/run/shaked/io.shaked.Undo`, mode 0666, the daemon's group.
-        public init(path: String = "/run/shaked/io.shaked.Undo", mode: UInt32 = 0o666, group: String? = nil) {
+        public init(path: String = UndoInterface.defaultSocketPath, mode: UInt32 = 0o666, group: String? = nil) {
             self.path = path
             self.mode = mode
             self.group = group
