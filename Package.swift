@@ -48,6 +48,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
@@ -83,9 +84,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
-        // /etc/shaked/shaked.conf and its drop-ins: a TOML reader of its own (standard library only),
+        // /etc/shaked/shaked.conf and its drop-ins in systemd's [Section] Key=value format: the schema,
         // layering, validation with named keys and lines.
-        .target(name: "ShakedConfiguration", dependencies: ["ShakeDetection", "TextSafety", "UndoProtocol"]),
+        .target(
+            name: "ShakedConfiguration",
+            dependencies: [
+                "ShakeDetection", "TextSafety", "UndoProtocol", .product(name: "SystemPackage", package: "swift-system"),
+            ]),
         // systemd: sd_notify, socket activation, journal records (libsystemd), logind's seat (sd-login).
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(

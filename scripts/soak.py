@@ -3,7 +3,7 @@
 whether it held.
 
 Starts the release daemon on synthetic motion (`shaked --demo`) with a soak configuration whose
-[limits] admit a thousand apps, and runs, in a few forked worker processes (one per user):
+[Limits] admit a thousand apps, and runs, in a few forked worker processes (one per user):
   - 1,000 well-behaved app clients (by default) spread over four users: each subscribes, publishes
     undo and redo names (SetContext, unfocused), disconnects at random and comes back. The conductor
     (this process) focuses some of them, shakes the device (io.shaked.Demo.Shake, or RequestIntent
@@ -58,32 +58,32 @@ APP_UIDS = [61001, 61002, 61003, 61004]
 HOG_UID, JUNK_UID = 61101, 61102
 
 def soak_config(limits, may_request, may_hold_context, may_monitor):
-    """The soak's configuration: [limits] for a thousand apps; request and context only for the app users,
+    """The soak's configuration: [Limits] for a thousand apps; request and context only for the app users,
     monitor only for the conductor (root may anyway)."""
-    users = lambda uids: "[%s]" % ", ".join('"%s"' % u for u in uids)  # noqa: E731
+    users = lambda uids: " ".join(str(u) for u in uids)  # noqa: E731
     return """# Written by scripts/soak.py
-[prompt]
-timeout = 20
-cooldown = 0
+[Prompt]
+Timeout=20
+Cooldown=0
 
-[access]
-subscribe-users = ["*"]
-request-users = %s
-request-groups = []
-monitor-users = %s
-monitor-groups = []
-agent-users = []
-agent-groups = []
-context-users = %s
-context-groups = []
+[Access]
+SubscribeUsers=*
+RequestUsers=%s
+RequestGroups=
+MonitorUsers=%s
+MonitorGroups=
+AgentUsers=
+AgentGroups=
+ContextUsers=%s
+ContextGroups=
 
-[limits]
+[Limits]
 %s
 
-[log]
-level = "notice"
+[Log]
+Level=notice
 """ % (users(may_request), users(may_monitor), users(may_hold_context),
-       "\n".join("%s = %s" % kv for kv in limits.items()))
+       "\n".join("%s=%s" % kv for kv in limits.items()))
 
 
 class Conductor:
@@ -468,14 +468,14 @@ def main():
     per_app_worker = -(-args.clients // len(app_uids))
     connections = 2 * args.clients + 1000
     limits = {
-        "connections": connections,
-        "connections-per-user": 2 * per_app_worker + 100 if root else connections,
-        "subscriptions": args.clients + 600,
-        "subscriptions-per-user": 300 if root else args.clients + 600,
-        "subscriptions-per-connection": 4,
-        "calls-per-second": 50,
-        "calls-per-second-per-user": 200 if root else 100000,
-        "idle-timeout": args.idle_timeout,
+        "Connections": connections,
+        "ConnectionsPerUser": 2 * per_app_worker + 100 if root else connections,
+        "Subscriptions": args.clients + 600,
+        "SubscriptionsPerUser": 300 if root else args.clients + 600,
+        "SubscriptionsPerConnection": 4,
+        "CallsPerSecond": 50,
+        "CallsPerSecondPerUser": 200 if root else 100000,
+        "IdleTimeout": args.idle_timeout,
     }
     directory = tempfile.mkdtemp(prefix="shaked-soak-")
     os.chmod(directory, 0o755)

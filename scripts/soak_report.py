@@ -68,14 +68,14 @@ def report(conductor, exit_status, seconds, root):
                   c.counts["requests"], c.counts["steal-attempts"]), "privacy")
         hog = hostile_counts.get("hog", {})
         window = hostile["hog"].stats.get("rate_window", 0) if "hog" in hostile else 0
-        rate = c.limits["calls-per-second-per-user"]
+        rate = c.limits["CallsPerSecondPerUser"]
         allowed = int(rate * (window + 1))  # the bucket refills at the rate and starts full (a burst of `rate`)
         check(hog.get("admitted", 0) <= allowed,
               "limits: the hog held %d connections (per user: %d) and %d subscriptions (per user: %d), focused "
               "them %d times (never the context); "
               "its calls admitted %d in %.0f s, at most %d allowed at %d/s, %d refused"
-              % (hog.get("held-most", 0), c.limits["connections-per-user"], hog.get("subscriptions-most", 0),
-                 c.limits["subscriptions-per-user"], hog.get("focus-claims", 0), hog.get("admitted", 0), window,
+              % (hog.get("held-most", 0), c.limits["ConnectionsPerUser"], hog.get("subscriptions-most", 0),
+                 c.limits["SubscriptionsPerUser"], hog.get("focus-claims", 0), hog.get("admitted", 0), window,
                  allowed, rate,
                  hog.get("refused-call-rate", 0) + hog.get("refused-call-rate-per-user", 0)), "limits")
     else:

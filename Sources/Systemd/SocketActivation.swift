@@ -30,7 +30,9 @@ public enum SocketActivation {
     ///   `LISTEN_PID`, `LISTEN_FDS` or `LISTEN_FDNAMES` malformed, ``SystemdError/Code/notASocket`` when a
     ///   descriptor is something else.
     public static func takeSockets(unsetEnvironment: Bool = true) throws(SystemdError) -> [ActivatedSocket] {
-        let variables = ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"].map { "\($0)=\(ProcessEnvironment.get($0) ?? "")" }
+        let variables = ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"].map {
+            "\($0)=\(ProcessEnvironment.get($0) ?? "")"
+        }
         var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
         let count = sd_listen_fds_with_names(unsetEnvironment ? 1 : 0, &names)
         defer {

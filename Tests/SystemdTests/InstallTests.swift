@@ -134,7 +134,7 @@ import Testing
         let destdir = try TestPaths.temporaryDirectory()
         #expect(try run(["--destdir", destdir.path, "--bin-dir", bin.path]).status == 0)
         let config = destdir.appendingPathComponent("etc/shaked/shaked.conf")
-        try "[log]\nlevel = \"debug\"\n".write(to: config, atomically: false, encoding: .utf8)
+        try "[Log]\nLevel=debug\n".write(to: config, atomically: false, encoding: .utf8)
         let uninstall = try run(["uninstall", "--destdir", destdir.path])
         #expect(uninstall.status == 0)
         #expect(uninstall.stdout.contains("kept"))

@@ -115,14 +115,16 @@ import Testing
 
     @Test("takeSockets unsets the variables")
     func unsetsEnvironment() throws {
-        #expect(try Self.take(["LISTEN_PID": "\(getpid() + 1)", "LISTEN_FDS": "1", "LISTEN_FDNAMES": "varlink"]).isEmpty)
+        #expect(
+            try Self.take(["LISTEN_PID": "\(getpid() + 1)", "LISTEN_FDS": "1", "LISTEN_FDNAMES": "varlink"]).isEmpty)
         #expect(getenv("LISTEN_PID") == nil && getenv("LISTEN_FDS") == nil && getenv("LISTEN_FDNAMES") == nil)
     }
 
     /// `--fdname=` given to `systemd-socket-activate`, and the name the daemon logs for the socket.
     static let activations: [(String?, String)] = [("varlink", "varlink"), (nil, "unknown")]
 
-    @Test("shaked under systemd-socket-activate serves the socket passed as descriptor 3, and binds none itself",
+    @Test(
+        "shaked under systemd-socket-activate serves the socket passed as descriptor 3, and binds none itself",
         arguments: activations)
     func daemonTakesThePassedSocket(fdname: String?, logged: String) throws {
         let activate = "/usr/bin/systemd-socket-activate"

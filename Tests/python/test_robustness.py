@@ -140,7 +140,7 @@ class PermissionTest(unittest.TestCase):
     def test_request_and_monitor_need_the_configured_group(self):
         config = os.path.join(tempfile.mkdtemp(prefix="shaked-conf-"), "shaked.conf")
         with open(config, "w") as f:
-            f.write('[access]\nrequest-groups = ["root"]\nmonitor-groups = ["root"]\n')
+            f.write('[Access]\nRequestGroups=root\nMonitorGroups=root\n')
         with Daemon("--replay", TRACE, "--config", config) as daemon:
             def try_calls():
                 request = Raw(daemon).call(UNDO + ".RequestIntent")

@@ -1,8 +1,8 @@
-// Fuzz target: the configuration loader (its own TOML reader, TOMLParser), fed whole files.
+// Fuzz target: the configuration loader (systemd-style [Section] and Key=value lines), fed whole files.
 //
 // The input is written to a file in /dev/shm and read by `ShakedSettings.check(configFile:)`,
 // exactly as `shaked --config FILE` and `shaked --check-config` read it: size, UTF-8 and NUL
-// checks, TOML parsing, the schema, every range and the detector's joint checks. A file that
+// checks, the line syntax, the schema, every range and the detector's joint checks. A file that
 // is accepted must give settings within the documented ranges; one that is refused must name
 // every problem with a message; reading the same file twice must give the same answer.
 // Built by scripts/fuzz.sh.
