@@ -41,10 +41,9 @@ import tempfile
 import threading
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from varlink_socket import Connection  # noqa: E402
+from shaked_harness import ROOT
+from shaked_harness.varlink_socket import Connection
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 UNDO = "io.shaked.Undo."
 BUILD = [os.path.join(ROOT, "scripts", "build-release.sh"), "--product", "shaked"]
 

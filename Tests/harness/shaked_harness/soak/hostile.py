@@ -16,7 +16,7 @@ import random
 import socket
 import time
 
-from soak_clients import UNDO, Closed, Connection, Stats, error_name, prompt_for
+from shaked_harness.soak.clients import UNDO, Closed, Connection, Stats, error_name, prompt_for
 
 TOKEN = "0" * 32
 MALFORMED = {

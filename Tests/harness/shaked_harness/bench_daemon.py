@@ -41,11 +41,9 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import memory  # noqa: E402
-from varlink_socket import Connection  # noqa: E402
+from shaked_harness import ROOT, memory
+from shaked_harness.varlink_socket import Connection
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 UNDO = "io.shaked.Undo."
 
 

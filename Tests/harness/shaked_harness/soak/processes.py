@@ -12,7 +12,7 @@ import socket
 import subprocess
 import time
 
-from soak_clients import UNDO, Channel, Closed
+from shaked_harness.soak.clients import UNDO, Channel, Closed
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 

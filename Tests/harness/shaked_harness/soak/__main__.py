@@ -47,13 +47,11 @@ import sys
 import tempfile
 import time
 
-sys.dont_write_bytecode = True  # no scripts/__pycache__ beside the sources
-from soak_clients import UNDO, AppWorker, Closed, Connection, error_name  # noqa: E402
-from soak_hostile import Hog, Junk  # noqa: E402
-from soak_processes import Daemon, Worker, fork_worker  # noqa: E402
-from soak_report import log, percentile, report  # noqa: E402
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from shaked_harness import ROOT
+from shaked_harness.soak.clients import UNDO, AppWorker, Closed, Connection, error_name
+from shaked_harness.soak.hostile import Hog, Junk
+from shaked_harness.soak.processes import Daemon, Worker, fork_worker
+from shaked_harness.soak.report import log, percentile, report
 APP_UIDS = [61001, 61002, 61003, 61004]
 HOG_UID, JUNK_UID = 61101, 61102
 

@@ -11,7 +11,7 @@ import warnings
 
 import varlink
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from shaked_harness import ROOT
 TRACES = os.path.join(os.path.dirname(ROOT), "shared", "traces")
 SHAKED = os.environ.get("SHAKED_BINARY", os.path.join(ROOT, ".build", "debug", "shaked"))
 
