@@ -5,7 +5,7 @@ import PackageDescription
 /// (README.md, "Daemon benchmarks"). The kernel maps an executable's pages 64 KiB at a time around each page touched,
 /// so what counts is how many places the daemon's code runs in, not how much code there is:
 /// - lld places the functions the daemon runs first and side by side, in the order of
-///   `Sources/shaked/Linking/shaked.order` (made by `scripts/order-file.py`; a function missing from it still links,
+///   `Sources/shaked/Linking/shaked.order` (made by `scripts/order-file`; a function missing from it still links,
 ///   only placed with the rest). It works on functions in sections of their own: `scripts/build-release.sh` compiles
 ///   every module that way. The compiler's helpers that have no symbol to order by go together
 ///   (`Linking/local-functions.ld`);

@@ -11,7 +11,7 @@ import tempfile
 import time
 import unittest
 
-from daemon import SHAKED, TRACES, UNDO, App, Daemon, Raw, needs_root, prompt, run_as, write_config
+from shaked_harness.daemon import SHAKED, TRACES, UNDO, App, Daemon, Raw, needs_root, prompt, run_as, write_config
 
 socket.setdefaulttimeout(20)
 TRACE = os.path.join(TRACES, "qt_shake_left.csv")

@@ -6,7 +6,7 @@ import tempfile
 import time
 import unittest
 
-from daemon import TRACES, UNDO, App, Daemon, Raw, error_of, needs_root, prompt, run_as
+from shaked_harness.daemon import TRACES, UNDO, App, Daemon, Raw, error_of, needs_root, prompt, run_as
 
 socket.setdefaulttimeout(20)
 TRACE = os.path.join(TRACES, "qt_shake_left.csv")

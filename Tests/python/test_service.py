@@ -11,7 +11,7 @@ import unittest
 
 import varlink
 
-from daemon import OWN_ACCESS, SHAKED, TRACES, UNDO, App, Daemon, prompt
+from shaked_harness.daemon import OWN_ACCESS, SHAKED, TRACES, UNDO, App, Daemon, prompt
 
 socket.setdefaulttimeout(20)
 TRACE = os.path.join(TRACES, "qt_shake_left.csv")

@@ -26,7 +26,7 @@ start (posix_fadvise DONTNEED, this file only), as at boot, where nothing has re
 kernel reads it back on demand. The shared libraries stay cached, as on a phone, where other
 processes use them. --page-cache warm leaves the file as it is.
 
-Usage: scripts/bench-daemon.py [--binary PATH] [--client-binary PATH] [--runs 3] [--shakes 40] [--subscribers 1000]
+Usage: scripts/bench-daemon [--binary PATH] [--client-binary PATH] [--runs 3] [--shakes 40] [--subscribers 1000]
                               [--page-cache cold|warm]
 By default it measures the release build that ships (scripts/build-release.sh), and builds it first
 when it is missing. Progress goes to stderr, results to stdout.

@@ -10,7 +10,7 @@ set, and a umockdev script feeds it 100 scans a second (ten every 100 ms). `moni
 PSS, the same less umockdev's preload library (which a real system doesn't load), CPU ms per
 second, and the smaps breakdown by mapping.
 
-Usage: scripts/bench-iio-sensor-proxy.py [--runs 3] [--seconds 10]
+Usage: scripts/bench-iio-sensor-proxy [--runs 3] [--seconds 10]
 Run as root (the bus policy lets root own net.hadess.SensorProxy).
 """
 

@@ -25,7 +25,7 @@ by the compiler, the listed data end up together at the start of .rodata and .bs
 Run it again after large changes to the daemon (minutes: a release build, then a minute under each
 tool); the daemon is linked again with the new list.
 
-Usage: scripts/order-file.py [--binary PATH] [--output Sources/shaked/Linking/shaked.order]
+Usage: scripts/order-file [--binary PATH] [--output Sources/shaked/Linking/shaked.order]
 Needs valgrind (apt-get install valgrind) and binutils.
 """
 

@@ -29,11 +29,11 @@ It reports the intent latency under attack: from the monitor's "shake" event (CL
 stamped by the daemon when the detector recognizes the shake) to the intent's arrival at the app
 (CLOCK_MONOTONIC in the worker when its bytes are read), and from the Shake call.
 
-Other users need root (fork, then setuid, as Tests/python/daemon.py's run_as does). Without root
+Other users need root (fork, then setuid, as shaked_harness.daemon's run_as does). Without root
 every client runs as the invoking user, the per-user limits are raised to the totals, and the checks
 that need a second user are skipped (the report says so).
 
-Usage: scripts/soak.py [--minutes 10 | --seconds 20] [--clients 1000] [--binary .build/release/shaked]
+Usage: scripts/soak [--minutes 10 | --seconds 20] [--clients 1000] [--binary .build/release/shaked]
 """
 
 import argparse
@@ -59,7 +59,7 @@ def soak_config(limits, may_request, may_hold_context, may_monitor):
     """The soak's configuration: [Limits] for a thousand apps; request and context only for the app users,
     monitor only for the conductor (root may anyway)."""
     users = lambda uids: " ".join(str(u) for u in uids)  # noqa: E731
-    return """# Written by scripts/soak.py
+    return """# Written by scripts/soak
 [Prompt]
 Timeout=20
 Cooldown=0

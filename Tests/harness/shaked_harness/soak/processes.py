@@ -1,4 +1,4 @@
-"""The soak's processes (scripts/soak.py): the daemon under test, sampled from /proc, and the forked
+"""The soak's processes (scripts/soak): the daemon under test, sampled from /proc, and the forked
 worker processes, one per user, that talk to the conductor over pipes."""
 
 import asyncio
