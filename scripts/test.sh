@@ -43,6 +43,8 @@ run_step() {
     local limit=$1 name=$2 kind=$3 start=$SECONDS status=0
     shift 3
     local log="$logs/${name// /-}.log"
+    # A function of this script runs in a bash of its own, so that timeout can run it.
+    if declare -F "$1" >/dev/null; then set -- bash -c "$(declare -f "$1"); $1"; fi
     timeout --kill-after=30 "${limit}m" "$@" >"$log" 2>&1 </dev/null || status=$?
     local p=0 f=0 line
     [ "$kind" = none ] || read -r p f < <(count "$kind" "$log" "$status")

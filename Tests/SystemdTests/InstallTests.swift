@@ -141,7 +141,7 @@ import Testing
         #expect(Self.files(under: destdir) == ["etc/shaked/shaked.conf"])
         let reinstall = try run(["--destdir", destdir.path, "--bin-dir", bin.path])
         #expect(reinstall.status == 0)
-        #expect(try String(contentsOf: config, encoding: .utf8) == "[log]\nlevel = \"debug\"\n")
+        #expect(try String(contentsOf: config, encoding: .utf8) == "[Log]\nLevel=debug\n")
         #expect(try run(["uninstall", "--destdir", destdir.path]).status == 0)
         #expect(Self.files(under: destdir) == ["etc/shaked/shaked.conf"])
     }
