@@ -36,7 +36,7 @@ spm_targets() {
         varlink-framing) echo UndoProtocol NIOEmbedded ;;
         trace-parser) echo Traces ;;
         config-loader) echo ShakedConfiguration ;;
-        sysfs-parsers) echo ShakeDetection ;;
+        sysfs-parsers) echo ShakeDetection TextSafety ;;
     esac
 }
 # UndoProtocol and what it needs of SwiftNIO (the configuration takes its default socket path from it).
@@ -48,7 +48,7 @@ modules() {
         varlink-framing) echo "$undo_protocol_modules" NIOEmbedded ;;
         trace-parser) echo Traces ShakeDetection MonotonicClock TextSafety ;;
         config-loader) echo ShakedConfiguration ShakeDetection SystemPackage CSystem "$undo_protocol_modules" ;;
-        sysfs-parsers) echo ShakeDetection ;;
+        sysfs-parsers) echo ShakeDetection TextSafety ;;
     esac
 }
 extra_sources() {
