@@ -5,7 +5,7 @@ import PackageDescription
 /// (docs/performance.md). The kernel maps an executable's pages 64 KiB at a time around each page touched,
 /// so what counts is how many places the daemon's code runs in, not how much code there is:
 /// - lld places the functions the daemon runs first and side by side, in the order of
-///   `Sources/shaked/Linking/shaked.order` (made by `scripts/order-file.py`; a function missing from it still links,
+///   `Sources/shaked/Linking/shaked.order` (made by `scripts/order-file`; a function missing from it still links,
 ///   only placed with the rest). It works on functions in sections of their own: `scripts/build-release.sh` compiles
 ///   every module that way. The compiler's helpers that have no symbol to order by go together
 ///   (`Linking/local-functions.ld`);
@@ -48,16 +48,17 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // The pure shake detector: samples in, events out. Standard library only.
         .target(name: "ShakeDetection"),
-        // CLOCK_MONOTONIC, read in one place for every module that stamps or compares times.
+        // CLOCK_MONOTONIC, read in one place for every module that stamps or compares times, and durations in seconds.
         .target(name: "MonotonicClock"),
         // Trace files (t,x,y,z CSV + .labels), corpus evaluation.
-        // Which characters text from outside may not carry raw to a screen or a log, in one place.
+        // Which characters text from outside may not carry raw to a screen or a log, and how numbers read in text.
         .target(name: "TextSafety"),
         .target(name: "Traces", dependencies: ["ShakeDetection", "MonotonicClock", "TextSafety"]),
         // libiio and libudev, quarantined: only IIOSensors imports them.
@@ -65,7 +66,7 @@ let package = Package(
         .systemLibrary(name: "CIIO", providers: [.apt(["libiio-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // Real accelerometers: discovery and hotplug through libudev, reading through libiio.
-        .target(name: "IIOSensors", dependencies: ["ShakeDetection", "MonotonicClock", "CIIO", "CUdev"]),
+        .target(name: "IIOSensors", dependencies: ["ShakeDetection", "MonotonicClock", "TextSafety", "CIIO", "CUdev"]),
         // Synthetic motion (rest, hand tremor, walking, shakes) for --demo, benchmarks and tests.
         .target(name: "SyntheticMotion", dependencies: ["ShakeDetection", "MonotonicClock"]),
         // The varlink interfaces, their messages, the NUL framing, and the guideline checks on prompts.
@@ -77,15 +78,19 @@ let package = Package(
         .target(
             name: "ShakeService",
             dependencies: [
-                "ShakeDetection", "UndoProtocol", "MonotonicClock",
+                "ShakeDetection", "UndoProtocol", "MonotonicClock", "ShakedConfiguration",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
-        // /etc/shaked/shaked.conf and its drop-ins: a TOML reader of its own (standard library only),
+        // /etc/shaked/shaked.conf and its drop-ins in systemd's [Section] Key=value format: the schema,
         // layering, validation with named keys and lines.
-        .target(name: "ShakedConfiguration", dependencies: ["ShakeDetection", "TextSafety"]),
+        .target(
+            name: "ShakedConfiguration",
+            dependencies: [
+                "ShakeDetection", "TextSafety", "UndoProtocol", .product(name: "SystemPackage", package: "swift-system"),
+            ]),
         // systemd: sd_notify, socket activation, journal records (libsystemd), logind's seat (sd-login).
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(
@@ -116,7 +121,7 @@ let package = Package(
         .executableTarget(
             name: "shakectl",
             dependencies: [
-                "ShakeDetection", "Traces", "IIOSensors", "SyntheticMotion", "ShakeClient", "UndoProtocol",
+                "ShakeDetection", "Traces", "IIOSensors", "SyntheticMotion", "ShakeClient", "UndoProtocol", "MonotonicClock",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(
                     name: "MallocInterposerSwift", package: "malloc-interposer",

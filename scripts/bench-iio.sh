@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): the cost of reading the accelerometer at 100 Hz, buffered against
-# polled, beside iio-sensor-proxy in the same run (scripts/bench_iio_beside_proxy.py): the fake
+# polled, beside iio-sensor-proxy in the same run (Tests/harness/shaked_harness/bench_iio_beside_proxy.py): the fake
 # device of Tests/IIOSensorsTests/Fixtures/fake-accel.umockdev in a umockdev testbed, fed ten scans
 # every 100 ms (as a real IIO buffer with watermark 10 would wake a reader) and the same reading in
 # in_accel_*_raw; Debian's iio-sensor-proxy polling it with the accelerometer claimed by
@@ -24,10 +24,11 @@ if [ -z "${SHAKECTL:-}" ]; then
     SHAKECTL="$(swift build -c release --show-bin-path "${scratch[@]}")/shakectl"
 fi
 scripts/ensure-packages.sh iio-sensor-proxy python3-gi gir1.2-umockdev-1.0 dbus
+python=$(scripts/python-env.sh)
 
 for mode in buffered polled; do
     for run in $(seq "$runs"); do
         printf '%s run %s: ' "$mode" "$run"
-        /usr/bin/python3 scripts/bench_iio_beside_proxy.py "$SHAKECTL" "$mode" "$seconds"
+        "$python" -m shaked_harness.bench_iio_beside_proxy "$SHAKECTL" "$mode" "$seconds"
     done
 done

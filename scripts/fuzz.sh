@@ -36,18 +36,19 @@ spm_targets() {
         varlink-framing) echo UndoProtocol NIOEmbedded ;;
         trace-parser) echo Traces ;;
         config-loader) echo ShakedConfiguration ;;
-        sysfs-parsers) echo ShakeDetection ;;
+        sysfs-parsers) echo ShakeDetection TextSafety ;;
     esac
 }
+# UndoProtocol and what it needs of SwiftNIO (the configuration takes its default socket path from it).
+undo_protocol_modules="UndoProtocol NIOCore NIOConcurrencyHelpers _NIODataStructures _NIOBase64 \
+    CNIOLinux CNIODarwin CNIOWindows CNIOWASI CNIOFreeBSD CNIOOpenBSD CNIOAtomics \
+    Atomics _AtomicsShims DequeModule InternalCollectionsUtilities ContainersPreview TextSafety"
 modules() {
     case $1 in
-        varlink-framing)
-            echo UndoProtocol NIOCore NIOEmbedded NIOConcurrencyHelpers _NIODataStructures _NIOBase64 \
-                CNIOLinux CNIODarwin CNIOWindows CNIOWASI CNIOFreeBSD CNIOOpenBSD CNIOAtomics \
-                Atomics _AtomicsShims DequeModule InternalCollectionsUtilities ContainersPreview TextSafety ;;
+        varlink-framing) echo "$undo_protocol_modules" NIOEmbedded ;;
         trace-parser) echo Traces ShakeDetection MonotonicClock TextSafety ;;
-        config-loader) echo ShakedConfiguration ShakeDetection TextSafety ;;
-        sysfs-parsers) echo ShakeDetection ;;
+        config-loader) echo ShakedConfiguration ShakeDetection SystemPackage CSystem "$undo_protocol_modules" ;;
+        sysfs-parsers) echo ShakeDetection TextSafety ;;
     esac
 }
 extra_sources() {

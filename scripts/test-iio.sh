@@ -41,4 +41,4 @@ cc -O2 -Wall -Wextra -Werror -shared -fPIC -o "$shim" Tests/IIOExclusivity/iio-e
 echo "== the exclusivity model"
 python3 Tests/IIOExclusivity/test_model.py "$shim"
 echo "== shaked beside iio-sensor-proxy"
-/usr/bin/python3 -W ignore::ResourceWarning Tests/IIOExclusivity/test_sharing.py --shim "$shim" --shaked "$bin/shaked"
+"$(scripts/python-env.sh)" -W ignore::ResourceWarning -m shaked_harness.iio_sharing --shim "$shim" --shaked "$bin/shaked"

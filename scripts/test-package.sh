@@ -35,7 +35,7 @@ if [ -e /usr/share/shaked/install-manifest ]; then
 fi
 
 scripts/ensure-packages.sh dpkg-dev debhelper lintian binutils pkg-config systemd udev umockdev python3 util-linux man-db
-python3 -c "import varlink" 2>/dev/null || python3 -m pip install -q varlink
+python=$(scripts/python-env.sh)
 
 step() { echo "== test-package: $*"; }
 fail() {
@@ -154,10 +154,10 @@ SHAKED_BINARY=/usr/sbin/shaked timeout --kill-after=10 300 unshare --mount --pro
     ! command -v swift >/dev/null || { echo "swift is still on PATH" >&2; exit 1; }
     limited 20 shaked --check-config
     limited 20 shaked --version
-    limited 150 python3 -u Tests/package/demo_flow.py /usr/bin/shakectl
+    limited 150 "$4" -u Tests/package/demo_flow.py /usr/bin/shakectl
     limited 60 umockdev-run -d Tests/IIOSensorsTests/Fixtures/fake-accel.umockdev -- shakectl sensors >"$3"
     cat "$3"
-' hide-toolchain "$work/empty" "$toolchain" "$work/sensors.txt" </dev/null || fail "the installed executables failed without the toolchain"
+' hide-toolchain "$work/empty" "$toolchain" "$work/sensors.txt" "$python" </dev/null || fail "the installed executables failed without the toolchain"
 grep -q "fake_accel" "$work/sensors.txt" || fail "shakectl sensors did not list umockdev's fake accelerometer"
 
 step "dpkg -r keeps the configuration; dpkg --purge removes everything"

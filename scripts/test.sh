@@ -1,48 +1,93 @@
 #!/usr/bin/env bash
 # The whole test suite, as README.md and .ci/run give it. Installs what is missing first
-# (Debian packages; needs root or sudo), builds, and runs every test target.
-set -euo pipefail
+# (Debian packages, with sudo when not root: the build's C libraries, umockdev, systemd's tools,
+# tmux, Xvfb and the GTK stack, debhelper and lintian for the package), puts the Python varlink
+# client and the harness into .build/venv (scripts/python-env.sh), builds, and runs every step.
+#
+# Each step prints one line: its name, how many of its tests passed and failed, and its time. A
+# step's whole output goes to .build/test-logs/STEP.log; a failing step names its log and shows its
+# last lines. The run ends with one line: `N passed, N failed`, over every step's tests.
+set -uo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/ensure-packages.sh pkg-config chromium umockdev libumockdev-dev libiio-dev libiio-utils libudev-dev libsystemd-dev tmux systemd util-linux
-python3 -c "import varlink" 2>/dev/null || python3 -m pip install -q varlink
-# The GTK app and its tests: Debian's Python (it has gi and pyatspi), a display server, a window
-# manager, the accessibility bus. The `varlink` package goes into that Python too.
-scripts/ensure-packages.sh xvfb xdotool openbox dbus at-spi2-core python3-pyatspi python3-gi gir1.2-gtk-4.0 \
-    gir1.2-adw-1 python3-pip
-/usr/bin/python3 -c "import varlink" 2>/dev/null || /usr/bin/python3 -m pip install -q --break-system-packages varlink
-command -v swift >/dev/null || { echo "error: no Swift toolchain on PATH (Swift 6.2 or later is needed)" >&2; exit 1; }
-[ -d ../shared/traces ] || { echo "error: the trace corpus must be at ../shared/traces, beside this checkout" >&2; exit 1; }
-
-# Each step says when it starts and how long it took, and has a time limit far above what it
-# needs here (minutes, see docs/testing.md), so a hang fails the run with the step's name instead of
-# running into CI's own limit.
+logs=$PWD/.build/test-logs
+mkdir -p "$logs"
+rm -f "$logs"/*.log
+passed=0 failed=0 steps_failed=0
 suite_start=$SECONDS
-run_step() {
-    local limit=$1 name=$2 start=$SECONDS
-    shift 2
-    echo "== test.sh: $name (limit ${limit} min)"
-    local status=0
-    timeout --kill-after=30 "${limit}m" "$@" || status=$?
-    if [ "$status" -ne 0 ]; then
-        local why="status $status"
-        [ "$status" -eq 124 ] && why="timed out after $limit min"
-        echo "test.sh: FAILED: $name ($why, after $((SECONDS - start)) s)" >&2
-        exit 1
-    fi
-    echo "== test.sh: $name passed in $((SECONDS - start)) s"
+
+# Counts from a step's log: Swift Testing's and XCTest's summaries, unittest's, or else the step
+# itself as one test. Prints "PASSED FAILED".
+count() {
+    local kind=$1 log=$2 status=$3 total bad
+    case $kind in
+    swift)
+        total=$(sed -n 's/.*Test run with \([0-9]*\) tests\{0,1\} in .*/\1/p' "$log" | awk '{s += $1} END {print s + 0}')
+        bad=$(grep -E '^✘ Test .* failed after' "$log" | grep -vc '^✘ Test run with')
+        echo "$((total - bad)) $bad" ;;
+    unittest)
+        total=$(sed -n 's/^Ran \([0-9]*\) tests\{0,1\}.*/\1/p' "$log" | tail -1)
+        bad=$(sed -n 's/^FAILED (\(.*\))/\1/p' "$log" | tr ',' '\n' | grep -Eo '(failures|errors)=[0-9]+' | cut -d= -f2 |
+            awk '{s += $1} END {print s + 0}')
+        skipped=$(sed -n 's/.*skipped=\([0-9]*\).*/\1/p' "$log" | tail -1)
+        echo "$((${total:-0} - bad - ${skipped:-0})) $bad" ;;
+    fuzz)
+        echo "$(grep -cE '^[a-z-]+: [0-9?]+ executions' "$log") $(grep -cE '^[a-z-]+: FAILED' "$log")" ;;
+    *) [ "$status" -eq 0 ] && echo "1 0" || echo "0 1" ;;
+    esac
 }
 
-run_step 40 "build" swift build --build-tests
-run_step 20 "Swift tests" swift test --skip-build --skip IIOSensorsTests
+# run_step LIMIT_MINUTES NAME KIND COMMAND...: KIND says how to count its tests (swift, unittest,
+# fuzz, one, or none for a step that is not a test). A hang fails the step with its name.
+run_step() {
+    local limit=$1 name=$2 kind=$3 start=$SECONDS status=0
+    shift 3
+    local log="$logs/${name// /-}.log"
+    # A function of this script runs in a bash of its own, so that timeout can run it.
+    if declare -F "$1" >/dev/null; then set -- bash -c "$(declare -f "$1"); $1"; fi
+    timeout --kill-after=30 "${limit}m" "$@" >"$log" 2>&1 </dev/null || status=$?
+    local p=0 f=0 line
+    [ "$kind" = none ] || read -r p f < <(count "$kind" "$log" "$status")
+    [ "$status" -ne 0 ] && [ "$f" -eq 0 ] && [ "$kind" != none ] && f=1
+    passed=$((passed + p)) failed=$((failed + f))
+    line=$(printf '%-28s %s' "$name" "$([ "$kind" = none ] || echo "$p passed, $f failed, ")$((SECONDS - start)) s")
+    if [ "$status" -eq 0 ]; then
+        echo "ok    $line"
+        return 0
+    fi
+    steps_failed=$((steps_failed + 1))
+    local why="exit status $status"
+    [ "$status" -eq 124 ] && why="timed out after $limit min"
+    echo "FAIL  $line ($why); the whole output: $log"
+    tail -n 15 "$log" | sed 's/^/      | /'
+    [ "$kind" = none ] && { echo "$passed passed, $((failed + 1)) failed"; exit 1; }
+    return 0
+}
+
+packages() {
+    scripts/ensure-packages.sh pkg-config chromium umockdev libumockdev-dev libiio-dev libiio-utils libudev-dev \
+        libsystemd-dev tmux systemd util-linux &&
+        scripts/ensure-packages.sh xvfb xdotool openbox dbus at-spi2-core python3-pyatspi python3-gi gir1.2-gtk-4.0 \
+            gir1.2-adw-1 python3-venv &&
+        scripts/python-env.sh &&
+        command -v swift &&
+        { [ -d ../shared/traces ] || { echo "error: the trace corpus must be at ../shared/traces, beside this checkout"; false; }; }
+}
+
+run_step 15 "packages and venv" none packages
+python=$PWD/.build/venv/bin/python
+run_step 40 "build" none swift build --build-tests
+run_step 20 "Swift tests" swift swift test --skip-build --skip IIOSensorsTests
 # The daemon through a real third-party varlink client (Python's varlink package).
-run_step 15 "Python varlink tests" python3 -W ignore::ResourceWarning -m unittest discover -s Tests/python
+run_step 15 "Python varlink tests" unittest "$python" -W ignore::ResourceWarning -m unittest discover -s Tests/python
 # The GTK 4 notes app (clients/gtk-notes) as a person uses it: Xvfb, xdotool, AT-SPI.
-run_step 15 "GTK tests" /usr/bin/python3 -W ignore::ResourceWarning -m unittest discover -s Tests/gtk
+run_step 15 "GTK tests" unittest "$python" -W ignore::ResourceWarning -m unittest discover -s Tests/gtk
 # Hostile and well-behaved clients at once.
-run_step 5 "soak" scripts/soak.py --seconds 20 --clients 200 --binary .build/debug/shaked
-run_step 20 "IIO tests under umockdev" scripts/test-iio.sh
-# Each libFuzzer target for 20 s under AddressSanitizer (docs/testing.md: Adversarial tests).
-run_step 25 "fuzzing" scripts/fuzz.sh all 20
-run_step 30 "the Debian package" scripts/test-package.sh
-echo "== test.sh: all passed in $((SECONDS - suite_start)) s"
+run_step 5 "soak" one scripts/soak --seconds 20 --clients 200 --binary .build/debug/shaked
+run_step 20 "IIO tests under umockdev" swift scripts/test-iio.sh
+# Each libFuzzer target for 20 s under AddressSanitizer (docs/testing.md).
+run_step 25 "fuzzing" fuzz scripts/fuzz.sh all 20
+run_step 30 "the Debian package" one scripts/test-package.sh
+echo "all steps in $((SECONDS - suite_start)) s; logs in ${logs#"$PWD"/}"
+echo "$passed passed, $failed failed"
+[ "$steps_failed" -eq 0 ]

@@ -1,5 +1,6 @@
-// libsystemd: the journal's native protocol (sd_journal_sendv) and logind's view of seats and
-// users (sd-login). Only the Systemd module imports this.
+// libsystemd: the journal's native protocol (sd_journal_sendv), logind's view of seats and
+// users (sd-login), and sd-daemon (sd_notify, sd_watchdog_enabled, sd_listen_fds_with_names).
+// Only the Systemd module imports this.
 #ifndef SHAKED_CSYSTEMD_SHIM_H
 #define SHAKED_CSYSTEMD_SHIM_H
 // Call sd_journal_sendv itself, not the macro that adds this file's CODE_FILE= and CODE_LINE=.

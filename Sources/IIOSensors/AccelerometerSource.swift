@@ -1,5 +1,6 @@
 import ShakeDetection
 import Synchronization
+import TextSafety
 
 /// A real accelerometer as a ``SampleSource``: IIO buffered or polled, with hotplug and retries.
 ///

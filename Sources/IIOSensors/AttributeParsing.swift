@@ -1,3 +1,5 @@
+import TextSafety
+
 // Strict parsers for the text of IIO sysfs attributes. Pure functions, tested with tables.
 
 /// How one axis's raw readings become m/s²: `value = (raw + offset) × scale`.

@@ -1,3 +1,5 @@
+import TextSafety
+
 /// How a sensor is mounted relative to the device: a 3×3 matrix applied to every reading.
 ///
 /// Read as iio-sensor-proxy does: the udev property `ACCEL_MOUNT_MATRIX` (from systemd's
@@ -70,10 +72,4 @@ public struct MountMatrix: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         rows.map { $0.map { formatNumber($0) }.joined(separator: ", ") }.joined(separator: "; ")
     }
-}
-
-/// A number without a needless `.0`: `1`, `-1`, `0.5`.
-func formatNumber(_ value: Double) -> String {
-    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-    return String(value)
 }

@@ -1,6 +1,7 @@
 import MonotonicClock
 import ShakeDetection
 import Synchronization
+import TextSafety
 
 #if canImport(Glibc)
     import Glibc

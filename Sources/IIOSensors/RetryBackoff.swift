@@ -1,3 +1,5 @@
+import MonotonicClock
+
 /// When to try a failed sensor again: a delay that doubles from ``initial`` up to ``maximum``.
 ///
 /// A pure value, driven by the reading loop: ``next(now:)`` at each failure gives the delay
@@ -37,6 +39,4 @@ struct RetryBackoff: Sendable, Hashable {
 }
 
 /// A delay for status lines: `0.5 s`, `4 s`, `30 s`.
-func secondsText(_ nanoseconds: Int64) -> String {
-    "\(formatNumber((Double(nanoseconds) / 1e8).rounded() / 10)) s"
-}
+func secondsText(_ nanoseconds: Int64) -> String { Duration.nanoseconds(nanoseconds).secondsText }

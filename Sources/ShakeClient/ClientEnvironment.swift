@@ -12,7 +12,7 @@ import UndoProtocol
 /// process environment.
 public enum ClientEnvironment {
     /// The daemon's socket when nothing else is said: `/run/shaked/io.shaked.Undo`.
-    public static let defaultSocketPath = "/run/shaked/io.shaked.Undo"
+    public static let defaultSocketPath = UndoInterface.defaultSocketPath
 
     /// The socket to use: `$SHAKED_SOCKET` when set and not empty, else ``defaultSocketPath``.
     public static func socketPath(environment: [String: String] = current) -> String {

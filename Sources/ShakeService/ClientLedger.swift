@@ -1,3 +1,4 @@
+import ShakedConfiguration
 import Synchronization
 
 /// What the clients hold, per user and in total: open connections, and each user's call rate over
@@ -18,7 +19,7 @@ final class ClientLedger: Sendable {
 
     /// Counts a new connection of `uid`; returns the name of the limit it would break instead
     /// (`connections` or `connections-per-user`), and then counts nothing.
-    func open(uid: UInt32, limits: ServiceLimits) -> String? {
+    func open(uid: UInt32, limits: ShakedSettings.Limits) -> String? {
         state.withLock { state in
             guard state.total < limits.effectiveConnections else { return "connections" }
             var account = state.accounts[uid] ?? Account()

@@ -1,4 +1,5 @@
 import NIOCore
+import ShakedConfiguration
 import UndoProtocol
 
 /// One client connection's calls: counts each message against the call rates (its own and its
@@ -132,11 +133,11 @@ struct ConnectionSession {
         return codec.reply(NoParameters())
     }
 
-    private func require(_ action: AccessPolicy.Action) throws(VarlinkError) {
+    private func require(_ action: AccessAction) throws(VarlinkError) {
         guard allows(action) else { throw .notAllowed(action.rawValue) }
     }
 
-    private func allows(_ action: AccessPolicy.Action) -> Bool { server.access().allows(action, peer) }
+    private func allows(_ action: AccessAction) -> Bool { server.access().allows(action, peer) }
 
     /// MethodNotFound for a served interface, InterfaceNotFound otherwise.
     private func unknown(_ method: String) -> VarlinkError {

@@ -129,9 +129,5 @@ public struct SensorService: Service {
     }
 
     /// `0.5 s`, `4 s`, `30 s`.
-    static func seconds(_ duration: Duration) -> String {
-        let (whole, attoseconds) = duration.components
-        let tenths = Int64((Double(attoseconds) / 1e17).rounded())
-        return tenths == 0 ? "\(whole) s" : tenths == 10 ? "\(whole + 1) s" : "\(whole).\(tenths) s"
-    }
+    static func seconds(_ duration: Duration) -> String { duration.secondsText }
 }

@@ -1,3 +1,4 @@
+import ShakedConfiguration
 import Synchronization
 import UndoProtocol
 
@@ -15,12 +16,12 @@ public final class ServerContext: Sendable {
     let preferenceFile: PreferenceFile?
     /// Connections and call rates per user.
     let ledger = ClientLedger()
-    private let policy: Mutex<AccessPolicy>
-    private let currentLimits: Mutex<ServiceLimits>
+    private let policy: Mutex<ResolvedAccessPolicy>
+    private let currentLimits: Mutex<ShakedSettings.Limits>
 
     /// Creates the context; `version` goes into GetInfo.
     public init(
-        version: String, access: AccessPolicy, limits: ServiceLimits = .init(),
+        version: String, access: ResolvedAccessPolicy, limits: ShakedSettings.Limits = .init(),
         demoShake: (@Sendable () -> Void)? = nil, preferenceFile: PreferenceFile? = nil
     ) {
         self.preferenceFile = preferenceFile
@@ -39,14 +40,14 @@ public final class ServerContext: Sendable {
     }
 
     /// The access policy in force.
-    public func access() -> AccessPolicy { policy.withLock { $0 } }
+    public func access() -> ResolvedAccessPolicy { policy.withLock { $0 } }
 
     /// The limits in force.
-    public func limits() -> ServiceLimits { currentLimits.withLock { $0 } }
+    public func limits() -> ShakedSettings.Limits { currentLimits.withLock { $0 } }
 
     /// Replaces the access policy and the limits (after a reload); later connections and calls are
     /// checked against them. Connections and subscriptions already over a lowered limit stay.
-    public func update(access: AccessPolicy, limits: ServiceLimits) {
+    public func update(access: ResolvedAccessPolicy, limits: ShakedSettings.Limits) {
         policy.withLock { $0 = access }
         currentLimits.withLock { $0 = limits }
     }

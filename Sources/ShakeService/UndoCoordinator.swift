@@ -2,6 +2,7 @@ import Logging
 import MonotonicClock
 import NIOCore
 import NIOPosix
+import ShakedConfiguration
 import ShakeDetection
 import UndoProtocol
 
@@ -82,7 +83,7 @@ public actor UndoCoordinator {
     /// `mayHoldContext` is whether the access policy lets the peer's user hold the current context.
     public func subscribe(
         app: String, name: String, peer: Peer, outbox: Outbox, mayHoldContext: Bool = true,
-        limits: ServiceLimits
+        limits: ShakedSettings.Limits
     ) throws(VarlinkError) -> String {
         guard machine.subscribers.count < limits.subscriptions else { throw .limitReached("subscriptions") }
         guard machine.subscriptionCount(uid: peer.uid) < limits.subscriptionsPerUser else {
@@ -241,7 +242,7 @@ public actor UndoCoordinator {
             sensor: sensor.description, sensorActive: sensor.active, samplesRead: sensor.samplesRead,
             detector: sensor.detector,
             subscribers: machine.subscribers.count, currentApp: machine.currentContext?.app,
-            lastShakeAgo: lastShake.map { Self.seconds(.now - $0) }, openIntent: machine.open?.id,
+            lastShakeAgo: lastShake.map { (.now - $0).inSeconds }, openIntent: machine.open?.id,
             agent: machine.agent != nil, unavailable: sensor.unavailable)
     }
 
@@ -356,7 +357,4 @@ public actor UndoCoordinator {
         }.joined()
     }
 
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }

@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
+import ShakedConfiguration
 import UndoProtocol
 
 #if canImport(Glibc)
@@ -141,10 +142,10 @@ enum Connection {
             }
             let session = ConnectionSession(peer: peer, outbox: outbox, coordinator: coordinator, server: context)
             try channel.pipeline.syncOperations.addHandlers(
-                ByteToMessageHandler(NULFrameDecoder(maximumLength: limits.messageSize)),
+                ByteToMessageHandler(NULFrameDecoder(maximumLength: ShakedSettings.Limits.messageSize)),
                 ConnectionHandler(
                     slot: SessionSlot(session: session, context: context, logger: logger),
-                    idleTimeout: TimeAmount(limits.idleTimeout), logger: logger))
+                    idleTimeout: .nanoseconds(Int64(limits.idleTimeout * 1e9)), logger: logger))
         }
     }
 }

@@ -2,7 +2,7 @@
     import Glibc
 #endif
 
-/// Something a client may be allowed to do; each is one pair of lists in `[access]`.
+/// Something a client may be allowed to do; each is one pair of lists in `[Access]`.
 public enum AccessAction: String, Sendable, CaseIterable {
     /// Subscribe an app and receive undo intents (`Subscribe` and the calls that follow it).
     case subscribe
@@ -19,9 +19,9 @@ public enum AccessAction: String, Sendable, CaseIterable {
 
 /// Who may do one action: user names and group names (or numeric ids); `"*"` in either list means anyone.
 public struct AccessRule: Sendable, Equatable {
-    /// Users allowed, by name or number (`<action>-users`).
+    /// Users allowed, by name or number (`<Action>Users`).
     public var users: [String]
-    /// Groups whose members are allowed, by name or number (`<action>-groups`).
+    /// Groups whose members are allowed, by name or number (`<Action>Groups`).
     public var groups: [String]
 
     /// Creates a rule; with both lists empty only root is allowed.
@@ -34,7 +34,7 @@ public struct AccessRule: Sendable, Equatable {
     public var isOpen: Bool { users.contains("*") || groups.contains("*") }
 }
 
-/// `[access]`: who may do what. Root (uid 0) is always allowed.
+/// `[Access]`: who may do what. Root (uid 0) is always allowed.
 ///
 /// Names stay names here. ``resolved()`` turns them into ids through the system's user and group
 /// database (`getpwnam_r`, `getgrnam_r`, so NSS and systemd-userdb apply); do that at start and on each
@@ -151,24 +151,22 @@ public struct ResolvedAccessPolicy: Sendable, Equatable {
 enum AccountDatabase {
     /// The uid of a user name or number, nil when there is no such user.
     static func userID(_ name: String) -> UInt32? {
-        if let id = UInt32(name) { return id }
-        return lookup { buffer, size in
-            var entry = passwd()
-            var result: UnsafeMutablePointer<passwd>?
-            let status = getpwnam_r(name, &entry, buffer, size, &result)
-            return (status, result == nil ? nil : entry.pw_uid)
-        }
+        UInt32(name)
+            ?? lookup { buffer, size in
+                var entry = passwd()
+                var result: UnsafeMutablePointer<passwd>?
+                return (getpwnam_r(name, &entry, buffer, size, &result), result == nil ? nil : entry.pw_uid)
+            }
     }
 
     /// The gid of a group name or number, nil when there is no such group.
     static func groupID(_ name: String) -> UInt32? {
-        if let id = UInt32(name) { return id }
-        return lookup { buffer, size in
-            var entry = group()
-            var result: UnsafeMutablePointer<group>?
-            let status = getgrnam_r(name, &entry, buffer, size, &result)
-            return (status, result == nil ? nil : entry.gr_gid)
-        }
+        UInt32(name)
+            ?? lookup { buffer, size in
+                var entry = group()
+                var result: UnsafeMutablePointer<group>?
+                return (getgrnam_r(name, &entry, buffer, size, &result), result == nil ? nil : entry.gr_gid)
+            }
     }
 
     /// Calls a `get*_r` function with a buffer that grows while it reports ERANGE.
@@ -178,11 +176,8 @@ enum AccountDatabase {
             let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: size)
             defer { buffer.deallocate() }
             let (status, id) = call(buffer, size)
-            if status == ERANGE {
-                size *= 4
-                continue
-            }
-            return status == 0 ? id : nil
+            guard status == ERANGE else { return status == 0 ? id : nil }
+            size *= 4
         }
         return nil
     }

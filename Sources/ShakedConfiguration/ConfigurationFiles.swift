@@ -1,3 +1,5 @@
+import SystemPackage
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -36,28 +38,28 @@ enum ConfigurationFiles {
         func failure(_ message: String, line: Int? = nil) -> Result<String, ConfigurationProblem> {
             .failure(ConfigurationProblem(.unreadable, file: path, line: line, message))
         }
-        var fd: Int32
-        repeat { fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) } while fd < 0 && errno == EINTR
-        guard fd >= 0 else { return failure("cannot open: \(reason(errno))") }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return failure("cannot stat: \(reason(errno))") }
-        let type = info.st_mode & S_IFMT
-        if type == S_IFDIR { return failure("is a directory, not a configuration file") }
-        var null = stat()
-        if type == S_IFCHR, stat("/dev/null", &null) == 0, info.st_rdev == null.st_rdev {
+        let fd: FileDescriptor
+        let info: Stat
+        do {
+            fd = try FileDescriptor.open(
+                path, .readOnly, options: [.closeOnExec, .nonBlocking, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)])
+        } catch { return failure("cannot open: \(reason((error as? Errno)?.rawValue ?? EIO))") }
+        defer { try? fd.close() }
+        do throws(Errno) { info = try fd.stat() } catch { return failure("cannot stat: \(reason(error.rawValue))") }
+        if info.type == .directory { return failure("is a directory, not a configuration file") }
+        if info.type == .characterSpecial, info.specialDeviceID == (try? FilePath("/dev/null").stat())?.specialDeviceID
+        {
             return .success("")  // a file linked to /dev/null is masked, as with systemd's drop-ins
         }
-        guard type == S_IFREG else { return failure("is not a regular file") }
-        guard Int(info.st_size) <= maximumSize else {
-            return failure("is \(info.st_size) bytes; a configuration file may be at most \(maximumSize) bytes")
+        guard info.type == .regular else { return failure("is not a regular file") }
+        guard info.size <= maximumSize else {
+            return failure("is \(info.size) bytes; a configuration file may be at most \(maximumSize) bytes")
         }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16384)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
+            // FileDescriptor.read retries EINTR.
+            guard let count = try? chunk.withUnsafeMutableBytes({ try fd.read(into: $0) }) else {
                 return failure("cannot read: \(reason(errno))")
             }
             if count == 0 { break }
@@ -75,37 +77,19 @@ enum ConfigurationFiles {
 
     /// The offset and line of the first byte that breaks UTF-8, or nil when all of it is valid.
     static func firstInvalidUTF8(_ bytes: [UInt8]) -> (offset: Int, line: Int)? {
-        var index = 0
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var offset = 0
         var line = 1
-        while index < bytes.count {
-            let lead = bytes[index]
-            let length: Int
-            var minimum: UInt32 = 0
-            switch lead {
-            case 0x00...0x7F: length = 1
-            case 0xC2...0xDF:
-                length = 2
-                minimum = 0x80
-            case 0xE0...0xEF:
-                length = 3
-                minimum = 0x800
-            case 0xF0...0xF4:
-                length = 4
-                minimum = 0x10000
-            default: return (index, line)
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                offset += UTF8.width(scalar)
+                if scalar == "\n" { line += 1 }
+            case .emptyInput: return nil
+            case .error: return (offset, line)
             }
-            guard index + length <= bytes.count else { return (index, line) }
-            var scalar = length == 1 ? UInt32(lead) : UInt32(lead) & (0xFF >> (length + 1))
-            for k in 1..<length {
-                let byte = bytes[index + k]
-                guard byte & 0xC0 == 0x80 else { return (index, line) }
-                scalar = scalar << 6 | UInt32(byte & 0x3F)
-            }
-            if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return (index, line) }
-            if lead == 10 { line += 1 }
-            index += length
         }
-        return nil
     }
 
     /// `strerror` with a hint for the usual cases.

@@ -7,13 +7,14 @@ public struct ConfigurationProblem: Error, Sendable, Hashable, CustomStringConve
         /// The file or drop-in directory cannot be read: missing (for `--config`), a directory, no
         /// permission, too large, not UTF-8.
         case unreadable
-        /// The file is not valid TOML.
+        /// A line that is not a `[Section]` header or a `Key=value` setting, or is written as in the TOML
+        /// format of earlier versions.
         case syntax
-        /// A `[table]` that shaked does not know.
+        /// A `[Section]` that shaked does not know.
         case unknownTable
-        /// A key that shaked does not know in a known table, or a key outside any table.
+        /// A key that shaked does not know in a known section, or a key outside any section.
         case unknownKey
-        /// A value of the wrong TOML type, such as a string where a number belongs.
+        /// A value of the wrong kind, such as a word where a number belongs.
         case wrongType
         /// A number outside its allowed range.
         case outOfRange
@@ -29,9 +30,7 @@ public struct ConfigurationProblem: Error, Sendable, Hashable, CustomStringConve
     public var file: String
     /// The line in the file, counted from 1, when known.
     public var line: Int?
-    /// The column, for syntax errors.
-    public var column: Int?
-    /// The setting as `table.key` (such as `prompt.timeout`), or the table's name for a table problem;
+    /// The setting as `Section.Key` (such as `Prompt.Timeout`), or the section's name for a section problem;
     /// nil for problems with the whole file.
     public var key: String?
     /// What is wrong and what to do about it.
@@ -39,25 +38,21 @@ public struct ConfigurationProblem: Error, Sendable, Hashable, CustomStringConve
 
     /// Creates a problem.
     public init(
-        _ code: Code, file: String, line: Int? = nil, column: Int? = nil, key: String? = nil, _ message: String
+        _ code: Code, file: String, line: Int? = nil, key: String? = nil, _ message: String
     ) {
         self.code = code
         self.file = file
         self.line = line
-        self.column = column
         self.key = key
         self.message = message
     }
 
     /// `FILE:LINE: key: message`, the form compilers use, so editors can jump to it. Control
-    /// characters and bidi overrides (a key such as `"\u001b[2J"` quotes the file) are shown as
+    /// characters and bidi overrides (a key such as `\u{1b}[2J` quotes the file) are shown as
     /// `\u{1b}`, so that a file cannot write to the terminal or the log that shows the problem.
     public var description: String {
         var text = file
-        if let line {
-            text += ":\(line)"
-            if let column { text += ":\(column)" }
-        }
+        if let line { text += ":\(line)" }
         text += ": "
         if let key { text += "\(key): " }
         return (text + message).escapingHiddenScalars

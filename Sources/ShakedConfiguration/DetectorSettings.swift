@@ -1,39 +1,40 @@
 import ShakeDetection
+import TextSafety
 
 extension ShakedSettings {
-    /// `[detector]`: a sensitivity level, and optional overrides of single tunables.
+    /// `[Detector]`: a sensitivity level, and optional overrides of single tunables.
     ///
     /// Each override left nil takes the value of the chosen sensitivity (see ``ShakeDetectorConfiguration``);
     /// ``configuration`` gives the result. Ranges are checked by ``ShakeDetectorConfiguration/validate()``,
     /// so the detector and the configuration file agree on them.
     public struct Detector: Sendable, Equatable {
-        /// The named preset the tunables start from (`sensitivity`).
+        /// The named preset the tunables start from (`Sensitivity`).
         public var sensitivity: Sensitivity
-        /// Overrides ``ShakeDetectorConfiguration/strokeThreshold`` (`stroke-threshold`, m/s²).
+        /// Overrides ``ShakeDetectorConfiguration/strokeThreshold`` (`StrokeThreshold`, m/s²).
         public var strokeThreshold: Double?
-        /// Overrides ``ShakeDetectorConfiguration/reversals`` (`reversals`).
+        /// Overrides ``ShakeDetectorConfiguration/reversals`` (`Reversals`).
         public var reversals: Int?
-        /// Overrides the lower end of ``ShakeDetectorConfiguration/halfPeriod`` (`half-period-min`, s).
+        /// Overrides the lower end of ``ShakeDetectorConfiguration/halfPeriod`` (`HalfPeriodMin`, s).
         public var halfPeriodMin: Double?
-        /// Overrides the upper end of ``ShakeDetectorConfiguration/halfPeriod`` (`half-period-max`, s).
+        /// Overrides the upper end of ``ShakeDetectorConfiguration/halfPeriod`` (`HalfPeriodMax`, s).
         public var halfPeriodMax: Double?
-        /// Overrides ``ShakeDetectorConfiguration/linearity`` (`linearity`, a cosine).
+        /// Overrides ``ShakeDetectorConfiguration/linearity`` (`Linearity`, a cosine).
         public var linearity: Double?
-        /// Overrides ``ShakeDetectorConfiguration/maximumZigzag`` (`maximum-zigzag`).
+        /// Overrides ``ShakeDetectorConfiguration/maximumZigzag`` (`MaximumZigzag`).
         public var maximumZigzag: Double?
-        /// Overrides ``ShakeDetectorConfiguration/maximumRhythmRatio`` (`maximum-rhythm-ratio`).
+        /// Overrides ``ShakeDetectorConfiguration/maximumRhythmRatio`` (`MaximumRhythmRatio`).
         public var maximumRhythmRatio: Double?
-        /// Overrides ``ShakeDetectorConfiguration/gravityTimeConstant`` (`gravity-time-constant`, s).
+        /// Overrides ``ShakeDetectorConfiguration/gravityTimeConstant`` (`GravityTimeConstant`, s).
         public var gravityTimeConstant: Double?
-        /// Overrides ``ShakeDetectorConfiguration/settleTime`` (`settle-time`, s).
+        /// Overrides ``ShakeDetectorConfiguration/settleTime`` (`SettleTime`, s).
         public var settleTime: Double?
-        /// Overrides ``ShakeDetectorConfiguration/maximumHoldoff`` (`maximum-holdoff`, s).
+        /// Overrides ``ShakeDetectorConfiguration/maximumHoldoff`` (`MaximumHoldoff`, s).
         public var maximumHoldoff: Double?
-        /// Overrides ``ShakeDetectorConfiguration/gapReset`` (`gap-reset`, s).
+        /// Overrides ``ShakeDetectorConfiguration/gapReset`` (`GapReset`, s).
         public var gapReset: Double?
-        /// Overrides ``ShakeDetectorConfiguration/activityWindow`` (`activity-window`, s).
+        /// Overrides ``ShakeDetectorConfiguration/activityWindow`` (`ActivityWindow`, s).
         public var activityWindow: Double?
-        /// Overrides ``ShakeDetectorConfiguration/activityStrokes`` (`activity-strokes`).
+        /// Overrides ``ShakeDetectorConfiguration/activityStrokes`` (`ActivityStrokes`).
         public var activityStrokes: Int?
 
         /// Creates detector settings at a sensitivity, with no overrides.
@@ -47,20 +48,10 @@ extension ShakedSettings {
         /// configuration. Set by hand, a half-period range with its ends swapped is taken with them sorted.
         public var configuration: ShakeDetectorConfiguration {
             var c = ShakeDetectorConfiguration(sensitivity: sensitivity)
-            if let strokeThreshold { c.strokeThreshold = strokeThreshold }
-            if let reversals { c.reversals = reversals }
+            for field in Self.fields { field.apply(self, &c) }
             let low = halfPeriodMin ?? c.halfPeriod.lowerBound
             let high = halfPeriodMax ?? c.halfPeriod.upperBound
             c.halfPeriod = min(low, high)...max(low, high)
-            if let linearity { c.linearity = linearity }
-            if let maximumZigzag { c.maximumZigzag = maximumZigzag }
-            if let maximumRhythmRatio { c.maximumRhythmRatio = maximumRhythmRatio }
-            if let gravityTimeConstant { c.gravityTimeConstant = gravityTimeConstant }
-            if let settleTime { c.settleTime = settleTime }
-            if let maximumHoldoff { c.maximumHoldoff = maximumHoldoff }
-            if let gapReset { c.gapReset = gapReset }
-            if let activityWindow { c.activityWindow = activityWindow }
-            if let activityStrokes { c.activityStrokes = activityStrokes }
             return c
         }
 
@@ -81,8 +72,8 @@ extension ShakedSettings {
             if low > high {
                 found.append(
                     (
-                        halfPeriodMin != nil ? ["half-period-min", "half-period-max"] : ["half-period-max"],
-                        "half-period-min (\(formatNumber(low)) s) is above half-period-max (\(formatNumber(high)) s); "
+                        halfPeriodMin != nil ? ["HalfPeriodMin", "HalfPeriodMax"] : ["HalfPeriodMax"],
+                        "HalfPeriodMin (\(formatNumber(low)) s) is above HalfPeriodMax (\(formatNumber(high)) s); "
                             + "the shortest half period must not exceed the longest"
                     ))
             }
@@ -94,7 +85,7 @@ extension ShakedSettings {
                     try alone.configuration.validate()
                 } catch {
                     if error.key == field.swiftName {
-                        found.append(([field.key], "is \(field.value(self)); it \(Self.kebabCase(error.message))"))
+                        found.append(([field.key], "is \(field.value(self)); it \(Self.settingNames(error.message))"))
                     }
                 }
             }
@@ -106,60 +97,112 @@ extension ShakedSettings {
                 if error.key == "maximumHoldoff" {
                     found.append(
                         (
-                            ["maximum-holdoff", "settle-time"],
-                            "maximum-holdoff (\(formatNumber(whole.maximumHoldoff)) s) must be at least "
-                                + "settle-time (\(formatNumber(whole.settleTime)) s); raise maximum-holdoff "
-                                + "or lower settle-time"
+                            ["MaximumHoldoff", "SettleTime"],
+                            "MaximumHoldoff (\(formatNumber(whole.maximumHoldoff)) s) must be at least "
+                                + "SettleTime (\(formatNumber(whole.settleTime)) s); raise MaximumHoldoff "
+                                + "or lower SettleTime"
                         ))
                 } else {
-                    found.append(([Self.kebabCase(error.key)], Self.kebabCase(error.message)))
+                    found.append(([Self.settingNames(error.key)], Self.settingNames(error.message)))
                 }
             }
             return found
         }
 
-        /// One overridable tunable: its key in the file, its name in ``ShakeDetectorConfiguration``'s errors.
+        /// One overridable tunable: its key in the file, its name in ``ShakeDetectorConfiguration``'s errors,
+        /// and how it is read, applied and shown. ``fields`` is the one list of them.
         struct Field {
             let key: String
             let swiftName: String
             let isSet: (Detector) -> Bool
             let copy: (Detector, inout Detector) -> Void
             let value: (Detector) -> String
+            /// Stores a value from the file; empty removes the override.
+            let read: (String, inout Detector) throws(SettingKey.Failure) -> Void
+            /// Puts the override, when set, into a configuration (the half period's ends are put together
+            /// by ``configuration``).
+            let apply: (Detector, inout ShakeDetectorConfiguration) -> Void
+            /// The value in force in a configuration, as written in the file.
+            let effective: (ShakeDetectorConfiguration) -> String
         }
 
-        static func field<T>(_ path: WritableKeyPath<Detector, T?>, _ swiftName: String, key: String? = nil) -> Field {
+        static func field<T: TunableValue>(
+            _ path: WritableKeyPath<Detector, T?>, _ swiftName: String, key: String? = nil,
+            target: WritableKeyPath<ShakeDetectorConfiguration, T>? = nil,
+            effective: ((ShakeDetectorConfiguration) -> T)? = nil
+        ) -> Field {
             Field(
-                key: key ?? kebabCase(swiftName), swiftName: swiftName, isSet: { $0[keyPath: path] != nil },
-                copy: { $1[keyPath: path] = $0[keyPath: path] },
-                value: { d in d[keyPath: path].map { v in (v as? Double).map(formatNumber) ?? "\(v)" } ?? "unset" })
+                key: key ?? (swiftName.prefix(1).uppercased() + swiftName.dropFirst()), swiftName: swiftName,
+                isSet: { $0[keyPath: path] != nil }, copy: { $1[keyPath: path] = $0[keyPath: path] },
+                value: { $0[keyPath: path]?.settingText ?? "unset" },
+                read: { text, detector throws(SettingKey.Failure) in
+                    detector[keyPath: path] = text.isEmpty ? nil : try T(setting: text, unit: "")
+                },
+                apply: { detector, c in
+                    if let target, let value = detector[keyPath: path] { c[keyPath: target] = value }
+                },
+                effective: { c in (effective?(c) ?? target.map { c[keyPath: $0] })?.settingText ?? "" })
         }
 
         static var fields: [Field] {
             [
-                field(\.strokeThreshold, "strokeThreshold"), field(\.reversals, "reversals"),
-                field(\.halfPeriodMin, "halfPeriod", key: "half-period-min"),
-                field(\.halfPeriodMax, "halfPeriod", key: "half-period-max"), field(\.linearity, "linearity"),
-                field(\.maximumZigzag, "maximumZigzag"), field(\.maximumRhythmRatio, "maximumRhythmRatio"),
-                field(\.gravityTimeConstant, "gravityTimeConstant"), field(\.settleTime, "settleTime"),
-                field(\.maximumHoldoff, "maximumHoldoff"), field(\.gapReset, "gapReset"),
-                field(\.activityWindow, "activityWindow"), field(\.activityStrokes, "activityStrokes"),
+                field(\.strokeThreshold, "strokeThreshold", target: \.strokeThreshold),
+                field(\.reversals, "reversals", target: \.reversals),
+                field(\.halfPeriodMin, "halfPeriod", key: "HalfPeriodMin", effective: { $0.halfPeriod.lowerBound }),
+                field(\.halfPeriodMax, "halfPeriod", key: "HalfPeriodMax", effective: { $0.halfPeriod.upperBound }),
+                field(\.linearity, "linearity", target: \.linearity),
+                field(\.maximumZigzag, "maximumZigzag", target: \.maximumZigzag),
+                field(\.maximumRhythmRatio, "maximumRhythmRatio", target: \.maximumRhythmRatio),
+                field(\.gravityTimeConstant, "gravityTimeConstant", target: \.gravityTimeConstant),
+                field(\.settleTime, "settleTime", target: \.settleTime),
+                field(\.maximumHoldoff, "maximumHoldoff", target: \.maximumHoldoff),
+                field(\.gapReset, "gapReset", target: \.gapReset),
+                field(\.activityWindow, "activityWindow", target: \.activityWindow),
+                field(\.activityStrokes, "activityStrokes", target: \.activityStrokes),
             ]
         }
 
-        /// `settleTime` → `settle-time`, for every camel-case word in a text.
-        static func kebabCase(_ text: String) -> String {
+        /// `settleTime` → `SettleTime`, the name in the file, for every camel-case word in a text.
+        static func settingNames(_ text: String) -> String {
             var out = ""
-            var previous: Character = " "
-            for c in text {
-                if c.isUppercase && previous.isLetter {
-                    out.append("-")
-                    out.append(Character(c.lowercased()))
+            var word = ""
+            func flush() {
+                if let first = word.first, first.isLowercase, word.contains(where: \.isUppercase) {
+                    out += first.uppercased() + word.dropFirst()
                 } else {
+                    out += word
+                }
+                word = ""
+            }
+            for c in text {
+                if c.isLetter {
+                    word.append(c)
+                } else {
+                    flush()
                     out.append(c)
                 }
-                previous = c
             }
+            flush()
             return out
         }
     }
+}
+
+/// A value as the file writes it: a number, or a whole number.
+protocol TunableValue {
+    /// Reads the value; `unit` goes into the message when the text is not a number.
+    init(setting text: String, unit: String) throws(SettingKey.Failure)
+    var settingText: String { get }
+}
+
+extension Double: TunableValue {
+    init(setting text: String, unit: String = "") throws(SettingKey.Failure) {
+        self = try SettingKey.finiteNumber(text, unit: unit)
+    }
+    var settingText: String { formatNumber(self) }
+}
+
+extension Int: TunableValue {
+    init(setting text: String, unit: String = "") throws(SettingKey.Failure) { self = try SettingKey.wholeNumber(text) }
+    var settingText: String { String(self) }
 }

@@ -1,3 +1,5 @@
+import TextSafety
+
 extension ShakedSettings {
     /// `[sensor]`: which accelerometer to read, and how.
     public struct Sensor: Sendable, Equatable {
@@ -12,7 +14,7 @@ extension ShakedSettings {
             case polled
         }
 
-        /// Who keeps the accelerometer when the kernel lets only one reader have it (`priority`).
+        /// Who keeps the accelerometer when the kernel lets only one reader have it (`Priority=`).
         public enum Priority: String, Sendable, CaseIterable {
             /// Screen rotation: shaked leaves iio-sensor-proxy's buffer alone and says why it cannot read.
             case rotation
@@ -30,7 +32,7 @@ extension ShakedSettings {
         /// Rows of a 3×3 matrix that replaces the mount matrix from udev and sysfs (`mount-matrix`); nil
         /// to use the device's own. Always a rotation or reflection (see ``MountMatrixCheck``).
         public var mountMatrix: [[Double]]?
-        /// Who keeps the accelerometer when only one reader can have it (`priority`).
+        /// Who keeps the accelerometer when only one reader can have it (`Priority=`).
         public var priority: Priority = .rotation
 
         /// The allowed rates, in Hz.
@@ -117,10 +119,4 @@ public enum MountMatrixCheck {
         let rounded = (value * 1000).rounded() / 1000
         return formatNumber(rounded)
     }
-}
-
-/// A number as TOML and people write it: `100`, `-1`, `0.5`.
-func formatNumber(_ value: Double) -> String {
-    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-    return String(value)
 }

@@ -1,9 +1,11 @@
 import ShakeDetection
+import TextSafety
 
-/// One key of the configuration file: its table, how its value is checked and stored, how it is written.
+/// One setting of the configuration file: its section, how its value is checked and stored, how it is written.
 ///
-/// Each factory below checks the TOML type and the range or form of a value; a value that fails is
-/// left out and the setting keeps what it had, so the rest of the file can still be checked.
+/// Each factory below checks the form and range of a value; a value that fails is left out and the
+/// setting keeps what it had, so the rest of the file can still be checked. An empty value (`Rate=`)
+/// puts the setting back to its default, as in systemd's files.
 struct SettingKey {
     /// Why a value was refused.
     struct Failure: Error {
@@ -11,56 +13,39 @@ struct SettingKey {
         var message: String
     }
 
-    /// The table the key belongs to, such as `prompt`.
+    /// The section the key belongs to, such as `Prompt`.
     let table: String
-    /// The key inside its table, such as `timeout`.
+    /// The key inside its section, such as `Timeout`.
     let name: String
     /// Checks a value and stores it in the settings.
-    let read: (TOMLValue, inout ShakedSettings) throws(Failure) -> Void
-    /// The effective value as a TOML literal.
+    let read: (String, inout ShakedSettings) throws(Failure) -> Void
+    /// The effective value as written in the file.
     let render: (ShakedSettings) -> String
 
-    /// `table.name`.
+    /// `Section.Key`.
     var dotted: String { "\(table).\(name)" }
 
-    static func wrongType(_ value: TOMLValue, _ wanted: String) -> Failure {
-        Failure(code: .wrongType, message: "must be \(wanted), not a \(value.type)")
-    }
-
-    /// A number (TOML integer or float) within a range.
-    static func number(
-        _ table: String, _ name: String, _ path: WritableKeyPath<ShakedSettings, Double>, _ range: ClosedRange<Double>,
-        unit: String
+    /// A number (or whole number) within a range; `unit` follows the range in messages.
+    static func number<T: TunableValue & Comparable>(
+        _ table: String, _ name: String, _ path: WritableKeyPath<ShakedSettings, T>, _ range: ClosedRange<T>,
+        unit: String = ""
     ) -> SettingKey {
         SettingKey(
             table: table, name: name,
-            read: { value, settings throws(Failure) in
-                let number = try finiteNumber(value, unit: unit)
+            read: { text, settings throws(Failure) in
+                guard !text.isEmpty else {
+                    settings[keyPath: path] = ShakedSettings()[keyPath: path]
+                    return
+                }
+                let number = try T(setting: text, unit: unit)
                 guard range.contains(number) else {
                     throw Failure(
                         code: .outOfRange,
-                        message: "is \(formatNumber(number)); it must be from \(formatNumber(range.lowerBound)) "
-                            + "to \(formatNumber(range.upperBound)) \(unit)")
+                        message: "is \(number.settingText); it must be from \(range.lowerBound.settingText) to "
+                            + "\(range.upperBound.settingText)\(unit.isEmpty ? "" : " \(unit)")")
                 }
                 settings[keyPath: path] = number
-            }, render: { formatNumber($0[keyPath: path]) })
-    }
-
-    /// A whole number within a range.
-    static func integer(
-        _ table: String, _ name: String, _ path: WritableKeyPath<ShakedSettings, Int>, _ range: ClosedRange<Int>
-    ) -> SettingKey {
-        SettingKey(
-            table: table, name: name,
-            read: { value, settings throws(Failure) in
-                guard let number = value.int else { throw wrongType(value, "a whole number") }
-                guard range.contains(number) else {
-                    throw Failure(
-                        code: .outOfRange,
-                        message: "is \(number); it must be from \(range.lowerBound) to \(range.upperBound)")
-                }
-                settings[keyPath: path] = number
-            }, render: { String($0[keyPath: path]) })
+            }, render: { $0[keyPath: path].settingText })
     }
 
     /// One of an enumeration's raw values.
@@ -70,91 +55,78 @@ struct SettingKey {
         let names = E.allCases.map(\.rawValue)
         return SettingKey(
             table: table, name: name,
-            read: { value, settings throws(Failure) in
-                guard let text = value.string else { throw wrongType(value, "one of \(quotedList(names))") }
+            read: { text, settings throws(Failure) in
+                guard !text.isEmpty else {
+                    settings[keyPath: path] = ShakedSettings()[keyPath: path]
+                    return
+                }
                 guard let choice = E(rawValue: text) else {
                     var message = "is \"\(text)\"; it must be one of \(quotedList(names))"
                     if let guess = Suggestion.closest(to: text.lowercased(), among: names) {
-                        message += " (did you mean \"\(guess)\"?)"
+                        message += " (did you mean \(guess)?)"
                     }
                     throw Failure(code: .invalidValue, message: message)
                 }
                 settings[keyPath: path] = choice
-            }, render: { "\"\($0[keyPath: path].rawValue)\"" })
+            }, render: { $0[keyPath: path].rawValue })
     }
 
-    /// A string that may be empty to mean "not set"; `check` says what is wrong with a non-empty one.
+    /// Text that may be empty to mean "not set"; `check` says what is wrong with a non-empty one.
     static func optionalText(
         _ table: String, _ name: String, _ path: WritableKeyPath<ShakedSettings, String?>,
         check: @escaping (String) -> String? = { _ in nil }
     ) -> SettingKey {
         SettingKey(
             table: table, name: name,
-            read: { value, settings throws(Failure) in
-                guard let text = value.string else { throw wrongType(value, "a string (\"\" for none)") }
+            read: { text, settings throws(Failure) in
                 if let problem = check(text) { throw Failure(code: .invalidValue, message: problem) }
                 settings[keyPath: path] = text.isEmpty ? nil : text
-            }, render: { tomlString($0[keyPath: path] ?? "") })
+            }, render: { $0[keyPath: path] ?? "" })
     }
 
-    /// A list of user or group names (or numbers), or `"*"` for anyone.
+    /// User or group names (or numbers) separated by spaces, or `*` for anyone; empty for root alone.
     static func names(_ table: String, _ name: String, _ path: WritableKeyPath<ShakedSettings, [String]>) -> SettingKey
     {
         SettingKey(
             table: table, name: name,
-            read: { value, settings throws(Failure) in
-                guard let array = value.array else { throw wrongType(value, "a list of names, such as [\"*\"]") }
-                var names: [String] = []
-                for (index, element) in array.enumerated() {
-                    guard let text = element.string else {
-                        throw Failure(
-                            code: .wrongType,
-                            message: "item \(index + 1) must be a name in quotes, not a \(element.type)")
+            read: { text, settings throws(Failure) in
+                let names = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+                for (index, name) in names.enumerated() {
+                    if let problem = accountNameProblem(name) {
+                        throw Failure(code: .invalidValue, message: "name \(index + 1) \(problem)")
                     }
-                    if let problem = accountNameProblem(text) {
-                        throw Failure(code: .invalidValue, message: "item \(index + 1) \(problem)")
-                    }
-                    names.append(text)
                 }
                 settings[keyPath: path] = names
-            }, render: { "[" + $0[keyPath: path].map(tomlString).joined(separator: ", ") + "]" })
+            }, render: { $0[keyPath: path].joined(separator: " ") })
     }
 
-    /// An optional override of a detector tunable that is a number; its range is checked with the
+    /// An optional override of a detector tunable; empty removes it. Its range is checked with the
     /// detector's own rules once the whole file is read.
-    static func override(
-        _ name: String, _ path: WritableKeyPath<ShakedSettings.Detector, Double?>,
-        effective: @escaping (ShakeDetectorConfiguration) -> Double
-    ) -> SettingKey {
+    static func override(_ field: ShakedSettings.Detector.Field) -> SettingKey {
         SettingKey(
-            table: "detector", name: name,
-            read: { value, settings throws(Failure) in
-                settings.detector[keyPath: path] = try finiteNumber(value, unit: "")
-            }, render: { formatNumber(effective($0.detector.configuration)) })
+            table: "Detector", name: field.key,
+            read: { text, settings throws(Failure) in try field.read(text, &settings.detector) },
+            render: { field.effective($0.detector.configuration) })
     }
 
-    /// An optional override of a detector tunable that is a whole number.
-    static func override(
-        _ name: String, _ path: WritableKeyPath<ShakedSettings.Detector, Int?>,
-        effective: @escaping (ShakeDetectorConfiguration) -> Int
-    ) -> SettingKey {
-        SettingKey(
-            table: "detector", name: name,
-            read: { value, settings throws(Failure) in
-                guard let number = value.int else { throw wrongType(value, "a whole number") }
-                settings.detector[keyPath: path] = number
-            }, render: { String(effective($0.detector.configuration)) })
-    }
-
-    static func finiteNumber(_ value: TOMLValue, unit: String) throws(Failure) -> Double {
-        guard let number = value.double ?? value.int.map(Double.init) else {
-            throw wrongType(value, unit.isEmpty ? "a number" : "a number (\(unit))")
+    static func finiteNumber(_ text: String, unit: String) throws(Failure) -> Double {
+        guard let number = Double(text), text.allSatisfy({ $0.isNumber || "+-.eE".contains($0) }) else {
+            throw Failure(
+                code: .wrongType,
+                message: "is \"\(text)\"; it must be \(unit.isEmpty ? "a number" : "a number (\(unit))")")
         }
         guard number.isFinite else { throw Failure(code: .invalidValue, message: "must be a finite number") }
         return number
     }
 
-    /// What is wrong with a user or group name, or nil. `"*"` and numbers are fine.
+    static func wholeNumber(_ text: String) throws(Failure) -> Int {
+        guard let number = Int(text) else {
+            throw Failure(code: .wrongType, message: "is \"\(text)\"; it must be a whole number")
+        }
+        return number
+    }
+
+    /// What is wrong with a user or group name, or nil. `*` and numbers are fine.
     static func accountNameProblem(_ name: String) -> String? {
         if name == "*" || UInt32(name) != nil { return nil }
         let allowed = name.unicodeScalars.allSatisfy {
@@ -162,8 +134,8 @@ struct SettingKey {
                 || "_.-$".unicodeScalars.contains($0)
         }
         guard !name.isEmpty, name.utf8.count <= 256, allowed, name.first != "-" else {
-            return "is \(tomlString(name)); it must be a user or group name (letters, digits, '_', '.', '-'), "
-                + "a number, or \"*\" for anyone"
+            return "is \"\(name)\"; it must be a user or group name (letters, digits, '_', '.', '-'), "
+                + "a number, or * for anyone"
         }
         return nil
     }
@@ -172,27 +144,5 @@ struct SettingKey {
 /// `"a", "b" or "c"`.
 func quotedList(_ names: [String]) -> String {
     let quoted = names.map { "\"\($0)\"" }
-    guard quoted.count > 1 else { return quoted.first ?? "" }
-    return quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
-}
-
-/// A TOML basic string with quotes and backslashes escaped.
-func tomlString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\t": out += "\\t"
-        default:
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out + "\""
+    return quoted.count > 1 ? quoted.dropLast().joined(separator: ", ") + " or " + quoted.last! : quoted.first ?? ""
 }

@@ -3,9 +3,10 @@ extension ShakedSettings {
     /// `<etcDirectory>/shaked.conf` (the defaults when it does not exist) and then every
     /// `<etcDirectory>/shaked.conf.d/*.conf` in lexical order, each later file overriding single keys.
     ///
-    /// - Throws: ``ConfigurationFileError`` with every problem in every file: an unreadable file, a TOML
-    ///   syntax error, unknown tables and keys (with a suggestion), wrong types, values out of range,
-    ///   malformed names, a bad mount matrix. Whether user and group names exist is not checked here
+    /// - Throws: ``ConfigurationFileError`` with every problem in every file: an unreadable file, a line
+    ///   that is not systemd's syntax (an old TOML file is told how to write it now), unknown sections
+    ///   and keys (with a suggestion), wrong kinds of value, values out of range, malformed names, a bad
+    ///   mount matrix. Whether user and group names exist is not checked here
     ///   (see ``AccessPolicy/resolved()``): a group may appear after the file is written.
     public static func load(configFile: String?, etcDirectory: String = defaultEtcDirectory)
         throws(ConfigurationFileError) -> ShakedSettings
@@ -38,7 +39,7 @@ extension ShakedSettings {
         return ConfigurationCheck(files: files, problems: problems, settings: layers.settings)
     }
 
-    /// Settings from a TOML text over the defaults, as if it were the only file; `file` names it in problems.
+    /// Settings from a configuration text over the defaults, as if it were the only file; `file` names it in problems.
     public static func parse(_ text: String, file: String = "<text>") throws(ConfigurationFileError) -> ShakedSettings {
         var layers = Layers()
         layers.apply(text, file: file)
@@ -54,48 +55,43 @@ extension ShakedSettings {
 struct Layers {
     var settings = ShakedSettings()
     var problems: [ConfigurationProblem] = []
-    /// The file and line that last set each key (`detector.settle-time`).
+    /// The file and line that last set each key (`Detector.SettleTime`).
     var sources: [String: (file: String, line: Int?)] = [:]
 
     /// Applies one file's text over the settings so far.
     mutating func apply(_ text: String, file: String) {
-        let root: TOMLTable
-        do {
-            root = try TOMLParser.parse(text)
-        } catch {
-            problems.append(
-                ConfigurationProblem(
-                    .syntax, file: file, line: error.line, column: error.column,
-                    "\(error.message); this is not valid TOML (see https://toml.io)"))
-            return
+        let syntax = ConfigurationSyntax(text)
+        for (line, message) in syntax.malformed {
+            problems.append(ConfigurationProblem(.syntax, file: file, line: line, message))
         }
-        let locator = KeyLocator(text: text)
         let schema = SettingKey.all
-        for (tableName, value) in root {
-            guard SettingKey.tables.contains(tableName) else {
-                problems.append(unknownTopLevel(tableName, isTable: value.table != nil, file, locator, schema))
+        for header in syntax.headers where !SettingKey.tables.contains(header.name) {
+            problems.append(unknownSection(header, file: file))
+        }
+        for entry in syntax.assignments {
+            guard let table = entry.section else {
+                problems.append(outsideSections(entry, file: file, schema))
                 continue
             }
-            guard let table = value.table else {
+            guard SettingKey.tables.contains(table) else { continue }  // reported with its header
+            guard let setting = schema.first(where: { $0.table == table && $0.name == entry.key }) else {
+                problems.append(unknownKey(entry, file: file, schema))
+                continue
+            }
+            if let first = entry.value.first, "\"'[".contains(first) {
                 problems.append(
                     ConfigurationProblem(
-                        .wrongType, file: file, line: locator.line(rootKey: tableName), key: tableName,
-                        "must be a table, written as a [\(tableName)] header, not a \(value.type)"))
+                        .syntax, file: file, line: entry.line, key: setting.dotted,
+                        "values are written bare, without quotes or brackets (names separated by spaces), "
+                            + "as in \(setting.name)=\(setting.render(ShakedSettings()))"))
                 continue
             }
-            for (name, value) in table {
-                let line = locator.line(table: tableName, key: name)
-                guard let setting = schema.first(where: { $0.table == tableName && $0.name == name }) else {
-                    problems.append(unknownKey(name, in: tableName, file: file, line: line, schema))
-                    continue
-                }
-                do throws(SettingKey.Failure) {
-                    try setting.read(value, &settings)
-                    sources[setting.dotted] = (file, line)
-                } catch {
-                    problems.append(
-                        ConfigurationProblem(error.code, file: file, line: line, key: setting.dotted, error.message))
-                }
+            do throws(SettingKey.Failure) {
+                try setting.read(entry.value, &settings)
+                sources[setting.dotted] = (file, entry.line)
+            } catch {
+                problems.append(
+                    ConfigurationProblem(error.code, file: file, line: entry.line, key: setting.dotted, error.message))
             }
         }
     }
@@ -117,64 +113,92 @@ struct Layers {
     /// file and line that set the key most to blame.
     mutating func checkDetector(lastFile: String) {
         for (keys, message) in settings.detector.problems() {
-            let blamed = keys.first { sources["detector.\($0)"] != nil } ?? keys[0]
-            let source = sources["detector.\(blamed)"]
+            let blamed = keys.first { sources["Detector.\($0)"] != nil } ?? keys[0]
+            let source = sources["Detector.\(blamed)"]
             problems.append(
                 ConfigurationProblem(
-                    .outOfRange, file: source?.file ?? lastFile, line: source?.line, key: "detector.\(blamed)", message)
+                    .outOfRange, file: source?.file ?? lastFile, line: source?.line, key: "Detector.\(blamed)", message)
             )
         }
     }
 
-    private func unknownKey(
-        _ name: String, in table: String, file: String, line: Int?, _ schema: [SettingKey]
-    ) -> ConfigurationProblem {
+    /// What the TOML format of earlier versions called a setting: `stroke-threshold` for `StrokeThreshold`.
+    static func oldName(_ name: String) -> String {
+        var out = ""
+        for character in name {
+            if character.isUppercase, !out.isEmpty { out.append("-") }
+            out += character.lowercased()
+        }
+        return out
+    }
+
+    /// The format earlier versions read, named in the problems an old file gets, with the way to write it now.
+    static let formatChange =
+        "shaked reads systemd's format now, not TOML: [Section] headers with Key=value settings, values bare "
+        + "(see shaked.conf(5))"
+
+    private func unknownSection(_ header: (name: String, line: Int), file: String) -> ConfigurationProblem {
+        let tables = SettingKey.tables.map { "[\($0)]" }.joined(separator: ", ")
+        if let table = SettingKey.tables.first(where: { $0.lowercased() == header.name.lowercased() }) {
+            return ConfigurationProblem(
+                .syntax, file: file, line: header.line, key: header.name,
+                "\(Self.formatChange); write this section as [\(table)] and its settings as "
+                    + "\(SettingKey.all.first { $0.table == table }!.name)=...")
+        }
+        var message = "is not a section shaked knows"
+        if let guess = Suggestion.closest(to: header.name, among: SettingKey.tables) {
+            message += "; did you mean [\(guess)]?"
+        }
+        return ConfigurationProblem(
+            .unknownTable, file: file, line: header.line, key: header.name, message + " The sections are \(tables).")
+    }
+
+    private func unknownKey(_ entry: ConfigurationSyntax.Assignment, file: String, _ schema: [SettingKey])
+        -> ConfigurationProblem
+    {
+        let table = entry.section ?? ""
+        let name = entry.key
+        let own = schema.filter { $0.table == table }
         var message = "is not a setting of [\(table)]"
-        if let guess = Suggestion.closest(to: name, among: schema.filter { $0.table == table }.map(\.name)) {
+        if let old = own.first(where: { Self.oldName($0.name) == name.lowercased() }) {
+            return ConfigurationProblem(
+                .syntax, file: file, line: entry.line, key: "\(table).\(name)",
+                "\(Self.formatChange); write it as \(old.name)=\(old.render(ShakedSettings()))")
+        } else if let guess = Suggestion.closest(to: name, among: own.map(\.name)) {
             message += "; did you mean \(guess)?"
         } else if let home = schema.first(where: { $0.name == name }) {
             message += "; it belongs in [\(home.table)]"
         } else {
-            message += "; its settings are " + schema.filter { $0.table == table }.map(\.name).joined(separator: ", ")
+            message += "; its settings are " + own.map(\.name).joined(separator: ", ")
         }
-        return ConfigurationProblem(.unknownKey, file: file, line: line, key: "\(table).\(name)", message)
+        return ConfigurationProblem(.unknownKey, file: file, line: entry.line, key: "\(table).\(name)", message)
     }
 
-    private func unknownTopLevel(
-        _ name: String, isTable: Bool, _ file: String, _ locator: KeyLocator, _ schema: [SettingKey]
-    ) -> ConfigurationProblem {
-        let tables = SettingKey.tables.map { "[\($0)]" }.joined(separator: ", ")
-        if isTable {
-            var message = "is not a table shaked knows"
-            if let guess = Suggestion.closest(to: name, among: SettingKey.tables) {
-                message += "; did you mean [\(guess)]?"
-            }
-            return ConfigurationProblem(
-                .unknownTable, file: file, line: locator.line(table: name), key: name,
-                message + " The tables are \(tables).")
-        }
-        var message = "is outside any table; settings go below a table header such as [prompt]"
-        if let home = schema.first(where: { $0.name == name }) {
+    private func outsideSections(_ entry: ConfigurationSyntax.Assignment, file: String, _ schema: [SettingKey])
+        -> ConfigurationProblem
+    {
+        let name = entry.key
+        var message = "is outside any section; settings go below a section header such as [Prompt]"
+        if let home = schema.first(where: { $0.name == name || Self.oldName($0.name) == name.lowercased() }) {
             message += "; did you mean \(home.name) in [\(home.table)]?"
         } else if let guess = Suggestion.closest(to: name, among: schema.map(\.name)),
             let home = schema.first(where: { $0.name == guess })
         {
             message += "; did you mean \(guess) in [\(home.table)]?"
         }
-        return ConfigurationProblem(.unknownKey, file: file, line: locator.line(rootKey: name), key: name, message)
+        return ConfigurationProblem(.unknownKey, file: file, line: entry.line, key: name, message)
     }
 }
-
 /// "Did you mean ...?": the known name closest to a misspelt one.
 enum Suggestion {
     /// The candidate with the smallest edit distance to `word`, if it is close enough to be a likely typo:
-    /// at most a third of the word's length (and at least 2) edits. `_` and `-` count as the same.
+    /// at most a third of the word's length (and at least 2) edits, letter case aside.
     static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
-        let normalized = normalize(word)
+        let normalized = word.lowercased()
         let limit = max(2, normalized.count / 3)
         var best: (name: String, distance: Int)?
         for candidate in candidates {
-            let distance = editDistance(normalized, normalize(candidate))
+            let distance = editDistance(normalized, candidate.lowercased())
             if distance <= limit, distance < (best?.distance ?? .max) { best = (candidate, distance) }
         }
         return best?.name
@@ -197,9 +221,5 @@ enum Suggestion {
             swap(&previous, &current)
         }
         return previous[b.count]
-    }
-
-    private static func normalize(_ name: String) -> String {
-        String(name.lowercased().map { $0 == "_" ? "-" : $0 })
     }
 }

@@ -1,99 +1,61 @@
 import ShakeDetection
+import TextSafety
 
 extension SettingKey {
-    /// The tables of the file, in the order they are documented and described.
-    static let tables = ["sensor", "detector", "prompt", "socket", "access", "limits", "log"]
+    /// The sections of the file, in the order they are documented and described.
+    static let tables = ["Sensor", "Detector", "Prompt", "Socket", "Access", "Limits", "Log"]
 
-    /// Every key of the file, table by table.
+    /// Every key of the file, section by section, with its allowed values: the one place a setting is declared.
     static var all: [SettingKey] {
         var keys: [SettingKey] = [
-            optionalText("sensor", "device", \.sensor.device),
-            number("sensor", "rate", \.sensor.rate, ShakedSettings.Sensor.rates, unit: "Hz"),
-            choice("sensor", "mode", \.sensor.mode),
+            optionalText("Sensor", "Device", \.sensor.device),
+            number("Sensor", "Rate", \.sensor.rate, ShakedSettings.Sensor.rates, unit: "Hz"),
+            choice("Sensor", "Mode", \.sensor.mode),
             mountMatrix,
-            choice("sensor", "priority", \.sensor.priority),
-            choice("detector", "sensitivity", \.detector.sensitivity),
-            override("stroke-threshold", \.strokeThreshold) { $0.strokeThreshold },
-            override("reversals", \.reversals) { $0.reversals },
-            override("half-period-min", \.halfPeriodMin) { $0.halfPeriod.lowerBound },
-            override("half-period-max", \.halfPeriodMax) { $0.halfPeriod.upperBound },
-            override("linearity", \.linearity) { $0.linearity },
-            override("maximum-zigzag", \.maximumZigzag) { $0.maximumZigzag },
-            override("maximum-rhythm-ratio", \.maximumRhythmRatio) { $0.maximumRhythmRatio },
-            override("gravity-time-constant", \.gravityTimeConstant) { $0.gravityTimeConstant },
-            override("settle-time", \.settleTime) { $0.settleTime },
-            override("maximum-holdoff", \.maximumHoldoff) { $0.maximumHoldoff },
-            override("gap-reset", \.gapReset) { $0.gapReset },
-            override("activity-window", \.activityWindow) { $0.activityWindow },
-            override("activity-strokes", \.activityStrokes) { $0.activityStrokes },
-            number("prompt", "timeout", \.prompt.timeout, ShakedSettings.Prompt.timeouts, unit: "seconds"),
-            number("prompt", "cooldown", \.prompt.cooldown, ShakedSettings.Prompt.cooldowns, unit: "seconds"),
+            choice("Sensor", "Priority", \.sensor.priority),
+            choice("Detector", "Sensitivity", \.detector.sensitivity),
+        ]
+        // The tunables are declared once, in ShakedSettings.Detector.fields.
+        keys += ShakedSettings.Detector.fields.map(override)
+        keys += [
+            number("Prompt", "Timeout", \.prompt.timeout, ShakedSettings.Prompt.timeouts, unit: "seconds"),
+            number("Prompt", "Cooldown", \.prompt.cooldown, ShakedSettings.Prompt.cooldowns, unit: "seconds"),
             socketPath, socketMode,
-            optionalText("socket", "group", \.socket.group) { $0.isEmpty ? nil : accountNameProblem($0) },
+            optionalText("Socket", "Group", \.socket.group) { $0.isEmpty ? nil : accountNameProblem($0) },
         ]
         for action in AccessAction.allCases {
-            keys.append(names("access", "\(action.rawValue)-users", \.access[action].users))
-            keys.append(names("access", "\(action.rawValue)-groups", \.access[action].groups))
+            let name = action.rawValue.prefix(1).uppercased() + action.rawValue.dropFirst()
+            keys.append(names("Access", "\(name)Users", \.access[action].users))
+            keys.append(names("Access", "\(name)Groups", \.access[action].groups))
         }
         keys += [
-            integer("limits", "connections", \.limits.connections, ShakedSettings.Limits.connectionsRange),
-            integer(
-                "limits", "connections-per-user", \.limits.connectionsPerUser,
-                ShakedSettings.Limits.connectionsPerUserRange),
-            integer("limits", "subscriptions", \.limits.subscriptions, ShakedSettings.Limits.subscriptionsRange),
-            integer(
-                "limits", "subscriptions-per-user", \.limits.subscriptionsPerUser,
-                ShakedSettings.Limits.subscriptionsPerUserRange),
-            integer(
-                "limits", "subscriptions-per-connection", \.limits.subscriptionsPerConnection,
-                ShakedSettings.Limits.subscriptionsPerConnectionRange),
-            integer("limits", "calls-per-second", \.limits.callsPerSecond, ShakedSettings.Limits.callsPerSecondRange),
-            integer(
-                "limits", "calls-per-second-per-user", \.limits.callsPerSecondPerUser,
-                ShakedSettings.Limits.callsPerSecondPerUserRange),
-            number("limits", "idle-timeout", \.limits.idleTimeout, ShakedSettings.Limits.idleTimeouts, unit: "seconds"),
-            choice("log", "level", \.log.level),
+            number("Limits", "Connections", \.limits.connections, 1...65536),
+            number("Limits", "ConnectionsPerUser", \.limits.connectionsPerUser, 1...4096),
+            number("Limits", "Subscriptions", \.limits.subscriptions, 1...65536),
+            number("Limits", "SubscriptionsPerUser", \.limits.subscriptionsPerUser, 1...65536),
+            number("Limits", "SubscriptionsPerConnection", \.limits.subscriptionsPerConnection, 1...256),
+            number("Limits", "CallsPerSecond", \.limits.callsPerSecond, 1...10000),
+            number("Limits", "CallsPerSecondPerUser", \.limits.callsPerSecondPerUser, 1...100000),
+            number("Limits", "IdleTimeout", \.limits.idleTimeout, 1...3600, unit: "seconds"),
+            choice("Log", "Level", \.log.level),
         ]
         return keys
     }
 
-    /// `sensor.mount-matrix`: three rows of three numbers, or the udev text form; empty for none.
+    /// `Sensor.MountMatrix`: three rows of three numbers in udev's form, `0, 1, 0; 1, 0, 0; 0, 0, 1`;
+    /// empty for the device's own.
     static var mountMatrix: SettingKey {
         SettingKey(
-            table: "sensor", name: "mount-matrix",
-            read: { value, settings throws(Failure) in
-                let rows: [[Double]]
-                if let text = value.string {
-                    if text.allSatisfy({ $0 == " " }) {
-                        settings.sensor.mountMatrix = nil
-                        return
-                    }
-                    guard let parsed = MountMatrixCheck.parse(text) else {
-                        throw Failure(
-                            code: .badMountMatrix,
-                            message:
-                                "\(tomlString(text)) is not three rows of numbers such as \"0, 1, 0; 1, 0, 0; 0, 0, 1\""
-                        )
-                    }
-                    rows = parsed
-                } else if let array = value.array {
-                    if array.isEmpty {
-                        settings.sensor.mountMatrix = nil
-                        return
-                    }
-                    var parsed: [[Double]] = []
-                    for (index, rowValue) in array.enumerated() {
-                        let numbers = rowValue.array?.compactMap { $0.double ?? $0.int.map(Double.init) }
-                        guard let numbers, numbers.count == rowValue.array?.count else {
-                            throw Failure(
-                                code: .badMountMatrix,
-                                message: "row \(index + 1) must be a list of numbers, such as [0, 1, 0]")
-                        }
-                        parsed.append(numbers)
-                    }
-                    rows = parsed
-                } else {
-                    throw wrongType(value, "three rows of numbers, such as [[0, 1, 0], [1, 0, 0], [0, 0, 1]]")
+            table: "Sensor", name: "MountMatrix",
+            read: { text, settings throws(Failure) in
+                guard !text.isEmpty else {
+                    settings.sensor.mountMatrix = nil
+                    return
+                }
+                guard let rows = MountMatrixCheck.parse(text) else {
+                    throw Failure(
+                        code: .badMountMatrix,
+                        message: "\"\(text)\" is not three rows of numbers such as 0, 1, 0; 1, 0, 0; 0, 0, 1")
                 }
                 if let problem = MountMatrixCheck.problem(rows) {
                     throw Failure(code: .badMountMatrix, message: problem)
@@ -101,21 +63,22 @@ extension SettingKey {
                 settings.sensor.mountMatrix = rows
             },
             render: { settings in
-                guard let rows = settings.sensor.mountMatrix else { return "\"\"" }
-                return "["
-                    + rows.map { "[" + $0.map(formatNumber).joined(separator: ", ") + "]" }
-                    .joined(separator: ", ") + "]"
+                settings.sensor.mountMatrix?.map { $0.map(formatNumber).joined(separator: ", ") }
+                    .joined(separator: "; ") ?? ""
             })
     }
 
-    /// `socket.path`: an absolute path that fits a Unix socket address.
+    /// `Socket.Path`: an absolute path that fits a Unix socket address; empty for the default.
     static var socketPath: SettingKey {
         SettingKey(
-            table: "socket", name: "path",
-            read: { value, settings throws(Failure) in
-                guard let path = value.string else { throw wrongType(value, "an absolute path in quotes") }
+            table: "Socket", name: "Path",
+            read: { path, settings throws(Failure) in
+                guard !path.isEmpty else {
+                    settings.socket.path = ShakedSettings.Socket().path
+                    return
+                }
                 guard path.hasPrefix("/") else {
-                    throw Failure(code: .invalidValue, message: "is \(tomlString(path)); it must be an absolute path")
+                    throw Failure(code: .invalidValue, message: "is \"\(path)\"; it must be an absolute path")
                 }
                 guard path.utf8.count <= ShakedSettings.Socket.maximumPathBytes, !path.contains("\0") else {
                     throw Failure(
@@ -124,27 +87,28 @@ extension SettingKey {
                             + "\(ShakedSettings.Socket.maximumPathBytes) bytes, so choose a shorter one")
                 }
                 settings.socket.path = path
-            }, render: { tomlString($0.socket.path) })
+            }, render: { $0.socket.path })
     }
 
-    /// `socket.mode`: permission bits as an octal string, `"0666"`.
+    /// `Socket.Mode`: permission bits in octal, `0666`; empty for the default.
     static var socketMode: SettingKey {
         SettingKey(
-            table: "socket", name: "mode",
-            read: { value, settings throws(Failure) in
-                guard let text = value.string else {
-                    throw wrongType(value, "an octal mode in quotes, such as \"0666\"")
+            table: "Socket", name: "Mode",
+            read: { text, settings throws(Failure) in
+                guard !text.isEmpty else {
+                    settings.socket.mode = ShakedSettings.Socket().mode
+                    return
                 }
                 guard (3...4).contains(text.count), text.allSatisfy({ ("0"..."7").contains($0) }),
                     let mode = UInt32(text, radix: 8), mode <= 0o777
                 else {
                     throw Failure(
                         code: .invalidValue,
-                        message: "is \(tomlString(text)); it must be octal permission bits from \"0000\" to "
-                            + "\"0777\", such as \"0666\" (anyone may connect) or \"0660\" (owner and group)")
+                        message: "is \"\(text)\"; it must be octal permission bits from 0000 to 0777, such as "
+                            + "0666 (anyone may connect) or 0660 (owner and group)")
                 }
                 settings.socket.mode = mode
-            }, render: { "\"\($0.socket.modeText)\"" })
+            }, render: { $0.socket.modeText })
     }
 }
 
@@ -157,14 +121,14 @@ extension ShakedSettings {
         for table in SettingKey.tables {
             var lines = ["[\(table)]"]
             for key in keys where key.table == table {
-                lines.append("\(key.name) = \(key.render(self))")
+                lines.append("\(key.name)=\(key.render(self))")
             }
             sections.append(lines.joined(separator: "\n"))
         }
         return sections.joined(separator: "\n\n") + "\n"
     }
 
-    /// Every key of the configuration file as `table.key`, in the order of the default file.
+    /// Every key of the configuration file as `Section.Key`, in the order of the default file.
     public static var keys: [String] {
         SettingKey.all.map(\.dotted)
     }

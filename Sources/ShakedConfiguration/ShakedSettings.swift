@@ -1,24 +1,25 @@
 import ShakeDetection
+import UndoProtocol
 
-/// Everything shaked can be configured with, grouped as the tables of its configuration file.
+/// Everything shaked can be configured with, grouped as the sections of its configuration file.
 ///
 /// Every setting has a default that suits a phone, so `ShakedSettings()` is a working configuration.
 /// ``load(configFile:etcDirectory:)`` layers `/etc/shaked/shaked.conf` and its drop-ins over the
 /// defaults; ``check(configFile:etcDirectory:)`` reports every problem in them for `--check-config`.
 public struct ShakedSettings: Sendable, Equatable {
-    /// `[sensor]`: which accelerometer to read, how fast, and how it is mounted.
+    /// `[Sensor]`: which accelerometer to read, how fast, and how it is mounted.
     public var sensor: Sensor
-    /// `[detector]`: the sensitivity level and optional overrides of the detector's tunables.
+    /// `[Detector]`: the sensitivity level and optional overrides of the detector's tunables.
     public var detector: Detector
-    /// `[prompt]`: how long an undo prompt may stay open, and the pause after one.
+    /// `[Prompt]`: how long an undo prompt may stay open, and the pause after one.
     public var prompt: Prompt
-    /// `[socket]`: where the varlink socket is, when the daemon binds it itself.
+    /// `[Socket]`: where the varlink socket is, when the daemon binds it itself.
     public var socket: Socket
-    /// `[access]`: who may subscribe, request intents, monitor and register a prompt agent.
+    /// `[Access]`: who may subscribe, request intents, monitor and register a prompt agent.
     public var access: AccessPolicy
-    /// `[limits]`: caps on connections, subscriptions and call rates.
+    /// `[Limits]`: caps on connections, subscriptions and call rates.
     public var limits: Limits
-    /// `[log]`: how much the daemon logs.
+    /// `[Log]`: how much the daemon logs.
     public var log: Log
 
     /// Creates settings; every group defaults to its documented defaults.
@@ -44,11 +45,11 @@ public struct ShakedSettings: Sendable, Equatable {
 }
 
 extension ShakedSettings {
-    /// `[prompt]`: the life of an undo prompt.
+    /// `[Prompt]`: the life of an undo prompt.
     public struct Prompt: Sendable, Equatable {
-        /// Seconds an open prompt may wait for the person's choice before it is cancelled (`timeout`).
+        /// Seconds an open prompt may wait for the person's choice before it is cancelled (`Timeout`).
         public var timeout: Double
-        /// Seconds after a prompt ends during which shakes are ignored (`cooldown`), so the motion of
+        /// Seconds after a prompt ends during which shakes are ignored (`Cooldown`), so the motion of
         /// putting the phone down again does not open a second prompt.
         public var cooldown: Double
 
@@ -64,24 +65,24 @@ extension ShakedSettings {
         }
     }
 
-    /// `[socket]`: the varlink socket, used when the daemon binds it itself (without socket activation).
+    /// `[Socket]`: the varlink socket, used when the daemon binds it itself (without socket activation).
     ///
     /// Under systemd the socket comes from `shaked.socket` (`ListenStream=`, `SocketMode=`, `SocketGroup=`),
     /// and these settings are not used; keep the two in agreement.
     public struct Socket: Sendable, Equatable {
-        /// The socket's path (`path`), absolute and at most 107 bytes (the size of `sun_path`).
+        /// The socket's path (`Path`), absolute and at most 107 bytes (the size of `sun_path`).
         public var path: String
-        /// The socket file's permission bits (`mode`, written as an octal string such as `"0666"`).
-        /// Anyone who can connect may call; the `[access]` rules then decide what each caller may do.
+        /// The socket file's permission bits (`Mode`, written in octal, such as `0666`).
+        /// Anyone who can connect may call; the `[Access]` rules then decide what each caller may do.
         public var mode: UInt32
-        /// The group to give the socket file (`group`, a name or number); nil keeps the daemon's group.
+        /// The group to give the socket file (`Group`, a name or number); nil keeps the daemon's group.
         public var group: String?
 
         /// The longest path a Unix socket address holds.
         public static let maximumPathBytes = 107
 
         /// Creates socket settings: `/run/shaked/io.shaked.Undo`, mode 0666, the daemon's group.
-        public init(path: String = "/run/shaked/io.shaked.Undo", mode: UInt32 = 0o666, group: String? = nil) {
+        public init(path: String = UndoInterface.defaultSocketPath, mode: UInt32 = 0o666, group: String? = nil) {
             self.path = path
             self.mode = mode
             self.group = group
@@ -94,46 +95,29 @@ extension ShakedSettings {
         }
     }
 
-    /// `[limits]`: what one user or connection may use, so no app can exhaust the daemon. All apply
+    /// `[Limits]`: what one user or connection may use, so no app can exhaust the daemon. All apply
     /// on reload to new connections and calls; what is already open stays.
     public struct Limits: Sendable, Equatable {
-        /// Open connections in total (`connections`), kept below the descriptor limit.
+        /// Open connections in total (`Connections`), kept below the descriptor limit.
         public var connections: Int
-        /// Open connections per user id (`connections-per-user`).
+        /// Open connections per user id (`ConnectionsPerUser`).
         public var connectionsPerUser: Int
-        /// Subscriptions in total, over all users (`subscriptions`).
+        /// Subscriptions in total, over all users (`Subscriptions`).
         public var subscriptions: Int
-        /// Subscriptions per user id (`subscriptions-per-user`).
+        /// Subscriptions per user id (`SubscriptionsPerUser`).
         public var subscriptionsPerUser: Int
-        /// Subscriptions per connection (`subscriptions-per-connection`).
+        /// Subscriptions per connection (`SubscriptionsPerConnection`).
         public var subscriptionsPerConnection: Int
-        /// Calls per second on one connection (`calls-per-second`); more are refused with `LimitReached`.
+        /// Calls per second on one connection (`CallsPerSecond`); more are refused with `LimitReached`.
         public var callsPerSecond: Int
-        /// Calls per second per user id over all its connections (`calls-per-second-per-user`).
+        /// Calls per second per user id over all its connections (`CallsPerSecondPerUser`).
         public var callsPerSecondPerUser: Int
-        /// Seconds a connection may stay open without completing a call (`idle-timeout`).
+        /// Seconds a connection may stay open without completing a call (`IdleTimeout`).
         public var idleTimeout: Double
 
         /// The largest message, in bytes, before its NUL terminator. Fixed, not configurable: every
         /// message of the interface is far smaller, and the cap bounds the memory of a connection.
         public static let messageSize = 64 * 1024
-        /// The allowed total connections.
-        public static let connectionsRange: ClosedRange<Int> = 1...65536
-        /// The allowed connections per user.
-        public static let connectionsPerUserRange: ClosedRange<Int> = 1...4096
-        /// The allowed total subscriptions.
-        public static let subscriptionsRange: ClosedRange<Int> = 1...65536
-        /// The allowed subscriptions per user.
-        public static let subscriptionsPerUserRange: ClosedRange<Int> = 1...65536
-        /// The allowed subscriptions per connection.
-        public static let subscriptionsPerConnectionRange: ClosedRange<Int> = 1...256
-        /// The allowed calls per second per connection.
-        public static let callsPerSecondRange: ClosedRange<Int> = 1...10000
-        /// The allowed calls per second per user.
-        public static let callsPerSecondPerUserRange: ClosedRange<Int> = 1...100000
-        /// The allowed idle timeouts, in seconds.
-        public static let idleTimeouts: ClosedRange<Double> = 1...3600
-
         /// Creates limits with the documented defaults.
         public init(
             connections: Int = 256, connectionsPerUser: Int = 32, subscriptions: Int = 1024,
@@ -151,9 +135,9 @@ extension ShakedSettings {
         }
     }
 
-    /// `[log]`: logging.
+    /// `[Log]`: logging.
     public struct Log: Sendable, Equatable {
-        /// The least severe level logged (`level`).
+        /// The least severe level logged (`Level`).
         public var level: LogLevel
 
         /// Creates log settings; `info` by default.

@@ -1,3 +1,5 @@
+import CSystemd
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -10,31 +12,42 @@ public struct ActivatedSocket: Sendable, Hashable {
     public let name: String
 }
 
-/// Socket activation (`sd_listen_fds_with_names` without libsystemd).
+/// Socket activation through libsystemd's `sd_listen_fds_with_names(3)`.
 ///
 /// systemd passes sockets as descriptors 3, 4, ... and says so in `LISTEN_FDS`, for the process in
-/// `LISTEN_PID`, with their names in `LISTEN_FDNAMES` (colon-separated). The sockets are taken only when
-/// `LISTEN_PID` is this process, so a child that inherited the variables takes nothing. Call it once, early.
+/// `LISTEN_PID`, with their names in `LISTEN_FDNAMES`. libsystemd takes them only when `LISTEN_PID` is
+/// this process, so a child that inherited the variables takes nothing, and sets `FD_CLOEXEC` on each.
+/// Call it once, early.
 public enum SocketActivation {
     /// The first descriptor systemd passes (`SD_LISTEN_FDS_START`).
-    public static let firstDescriptor: Int32 = 3
+    public static let firstDescriptor = Int32(SD_LISTEN_FDS_START)
 
-    /// Takes the sockets systemd passed to this process: checks `LISTEN_PID`, sets `FD_CLOEXEC` on each
-    /// descriptor, checks that each is a socket, and (by default) unsets the three variables so that
-    /// children do not see them. Returns no sockets when the process was not socket-activated.
+    /// Takes the sockets systemd passed to this process, checks that each is a socket, and (by default)
+    /// unsets the three variables so that children do not see them. Returns no sockets when the process
+    /// was not socket-activated.
     ///
-    /// - Throws: ``SystemdError`` with ``SystemdError/Code/invalidEnvironment`` for a malformed `LISTEN_FDS`
-    ///   or `LISTEN_PID`, ``SystemdError/Code/notASocket`` when a descriptor is something else.
+    /// - Throws: ``SystemdError`` with ``SystemdError/Code/invalidEnvironment`` when libsystemd finds
+    ///   `LISTEN_PID`, `LISTEN_FDS` or `LISTEN_FDNAMES` malformed, ``SystemdError/Code/notASocket`` when a
+    ///   descriptor is something else.
     public static func takeSockets(unsetEnvironment: Bool = true) throws(SystemdError) -> [ActivatedSocket] {
-        let environment = ProcessEnvironment.systemd
+        let variables = ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"].map {
+            "\($0)=\(ProcessEnvironment.get($0) ?? "")"
+        }
+        var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+        let count = sd_listen_fds_with_names(unsetEnvironment ? 1 : 0, &names)
         defer {
-            if unsetEnvironment {
-                unsetenv("LISTEN_PID")
-                unsetenv("LISTEN_FDS")
-                unsetenv("LISTEN_FDNAMES")
+            if let names {
+                for index in 0..<Int(max(count, 0)) { free(names[index]) }
+                free(names)
             }
         }
-        return try sockets(environment: environment, pid: getpid(), firstDescriptor: firstDescriptor)
+        guard count >= 0 else {
+            throw SystemdError(
+                .invalidEnvironment, call: "sd_listen_fds_with_names", errno: -count,
+                "\(variables.joined(separator: " ")) do not describe the sockets passed; check the socket unit")
+        }
+        let labels = (0..<Int(count)).map { index in names?[index].map { String(cString: $0) } ?? "unknown" }
+        return try sockets(named: labels, firstDescriptor: firstDescriptor)
     }
 
     /// The first socket named `name` (such as `"varlink"`), or else the only socket when there is exactly one
@@ -43,36 +56,19 @@ public enum SocketActivation {
         sockets.first { $0.name == name } ?? (sockets.count == 1 && sockets[0].name == "unknown" ? sockets[0] : nil)
     }
 
-    /// The work of ``takeSockets(unsetEnvironment:)`` on given variables, for process `pid`, with the
-    /// descriptors starting at `firstDescriptor` (3 under systemd; tests use free descriptors higher up).
-    static func sockets(environment: [String: String], pid: Int32, firstDescriptor: Int32) throws(SystemdError)
-        -> [ActivatedSocket]
-    {
-        guard let listenPID = environment["LISTEN_PID"] else { return [] }
-        guard let owner = Int32(listenPID), owner > 0 else {
-            throw SystemdError(.invalidEnvironment, "LISTEN_PID=\(listenPID) is not a process id")
-        }
-        guard owner == pid else { return [] }
-        let countText = environment["LISTEN_FDS"] ?? ""
-        guard let count = Int32(countText), count >= 0, count <= 4096 else {
-            throw SystemdError(
-                .invalidEnvironment, "LISTEN_FDS=\(countText) is not a count of descriptors; check the socket unit")
-        }
-        let names = (environment["LISTEN_FDNAMES"] ?? "").split(separator: ":", omittingEmptySubsequences: false)
-            .map(String.init)
+    /// The descriptors from `firstDescriptor` on, one for each name, checked with `sd_is_socket(3)`
+    /// (3 under systemd; tests use free descriptors higher up).
+    static func sockets(named names: [String], firstDescriptor: Int32) throws(SystemdError) -> [ActivatedSocket] {
         var sockets: [ActivatedSocket] = []
-        for index in 0..<count {
-            let fd = firstDescriptor + index
-            let name = names.count == Int(count) && !names[Int(index)].isEmpty ? names[Int(index)] : "unknown"
-            let flags = try checkErrno("fcntl", "descriptor \(fd) (\(name)) from LISTEN_FDS is not open") {
-                fcntl(fd, F_GETFD)
+        for (index, name) in names.enumerated() {
+            let fd = firstDescriptor + Int32(index)
+            let isSocket = sd_is_socket(fd, AF_UNSPEC, 0, -1)
+            if isSocket < 0 {
+                throw SystemdError(
+                    .systemCallFailed, call: "sd_is_socket", errno: -isSocket,
+                    "descriptor \(fd) (\(name)) from LISTEN_FDS is not open")
             }
-            _ = try checkErrno("fcntl", "cannot set FD_CLOEXEC on descriptor \(fd) (\(name))") {
-                fcntl(fd, F_SETFD, flags | FD_CLOEXEC)
-            }
-            var info = stat()
-            _ = try checkErrno("fstat", "cannot inspect descriptor \(fd) (\(name))") { fstat(fd, &info) }
-            guard info.st_mode & S_IFMT == S_IFSOCK else {
+            guard isSocket > 0 else {
                 throw SystemdError(
                     .notASocket,
                     "descriptor \(fd) (\(name)) passed by systemd is not a socket; the socket unit must use "

@@ -40,37 +40,10 @@ public struct SystemdError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Runs a call that returns -1 and sets errno on failure, retrying EINTR; throws a ``SystemdError``
-/// naming the call.
-@inline(__always)
-func checkErrno<T: FixedWidthInteger>(_ call: StaticString, _ message: @autoclosure () -> String, _ body: () -> T)
-    throws(SystemdError) -> T
-{
-    while true {
-        let result = body()
-        if result != -1 { return result }
-        let err = errno
-        if err == EINTR { continue }
-        throw SystemdError(.systemCallFailed, call: "\(call)", errno: err, message())
-    }
-}
-
 /// The process environment, read with `getenv` (not cached, unlike Foundation's `ProcessInfo`).
 public enum ProcessEnvironment {
     /// The value of a variable, nil when unset.
     public static func get(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
-    }
-
-    /// The variables systemd hands a service, as a dictionary, for the initializers that take one.
-    public static var systemd: [String: String] {
-        var values: [String: String] = [:]
-        for name in [
-            "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES",
-            "JOURNAL_STREAM",
-        ] {
-            values[name] = get(name)
-        }
-        return values
     }
 }

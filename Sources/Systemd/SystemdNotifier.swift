@@ -1,31 +1,34 @@
+import CSystemd
 import MonotonicClock
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Tells systemd about the service's state (`sd_notify` without libsystemd): readiness, status lines,
-/// watchdog pings, reloads and stopping.
+/// Tells systemd about the service's state through libsystemd's `sd_notify(3)`: readiness, status
+/// lines, watchdog pings, reloads and stopping.
 ///
-/// Each message is one datagram on an `AF_UNIX` datagram socket at `$NOTIFY_SOCKET` (a path, or an
-/// abstract name written with a leading `@`). Without `NOTIFY_SOCKET` (not started by systemd, or
-/// `Type=` other than notify) every call does nothing. Each send opens its own socket, so the
-/// notifier is a plain value that any task may use at once. A send waits at most a second for room
-/// in systemd's queue, then throws.
+/// libsystemd reads `NOTIFY_SOCKET`, `WATCHDOG_USEC` and `WATCHDOG_PID` from the process environment.
+/// Without `NOTIFY_SOCKET` (not started by systemd, or `Type=` other than notify) every call does
+/// nothing. Each send opens its own socket, so the notifier is a plain value that any task may use at
+/// once. A send blocks while systemd's queue is full, as it does for every daemon: should systemd stall,
+/// the ping loop stalls with it, no ping arrives, and the watchdog acts.
 public struct SystemdNotifier: Sendable {
-    /// Where messages go; nil when notifications are off.
+    /// Where messages go (`NOTIFY_SOCKET`), for messages; nil when notifications are off.
     public let socketAddress: String?
-    /// How often systemd expects `WATCHDOG=1`: `WATCHDOG_USEC`, when it is meant for this process
-    /// (`WATCHDOG_PID` unset or equal to our pid); nil when the watchdog is off.
+    /// How often systemd expects `WATCHDOG=1`, from `sd_watchdog_enabled(3)`: `WATCHDOG_USEC` when it
+    /// is meant for this process; nil when the watchdog is off or the variables are malformed.
     public let watchdogInterval: Duration?
 
-    /// Reads `NOTIFY_SOCKET`, `WATCHDOG_USEC` and `WATCHDOG_PID` from `environment` (by default the
-    /// process's), for process `pid`.
-    public init(environment: [String: String] = ProcessEnvironment.systemd, pid: Int32 = getpid()) {
-        let socket = environment["NOTIFY_SOCKET"] ?? ""
+    /// Reads where to notify and the watchdog's interval from the process environment.
+    public init() {
+        let socket = ProcessEnvironment.get("NOTIFY_SOCKET") ?? ""
         socketAddress = socket.isEmpty ? nil : socket
-        watchdogInterval = Self.watchdogInterval(
-            usec: environment["WATCHDOG_USEC"], pid: environment["WATCHDOG_PID"], ourPID: pid)
+        var microseconds: UInt64 = 0
+        let enabled = sd_watchdog_enabled(0, &microseconds)
+        watchdogInterval =
+            enabled > 0 && microseconds > 0 && microseconds < UInt64(Int64.max)
+            ? .microseconds(Int64(microseconds)) : nil
     }
 
     /// Whether messages are sent at all.
@@ -59,66 +62,20 @@ public struct SystemdNotifier: Sendable {
         try send(["STOPPING=1"])
     }
 
-    /// Sends `KEY=value` assignments as one datagram, one per line. Does nothing when notifications are off.
+    /// Sends `KEY=value` assignments as one datagram, one per line, with `sd_notify(3)`. Does nothing
+    /// when notifications are off.
     public func send(_ assignments: [String]) throws(SystemdError) {
         guard let socketAddress else { return }
-        let message = assignments.joined(separator: "\n")
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var path = Array(socketAddress.utf8)
-        let abstract = path.first == UInt8(ascii: "@")
-        if abstract { path[0] = 0 }
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.count < capacity || (abstract && path.count <= capacity), socketAddress.hasPrefix("/") || abstract
-        else {
-            throw SystemdError(
-                .invalidEnvironment,
-                "NOTIFY_SOCKET=\(socketAddress) is neither an absolute path nor an @abstract name that fits a socket address"
-            )
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: path)
-        }
-        // Abstract names are not NUL-terminated: the address length ends them.
-        let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + path.count + (abstract ? 0 : 1))
-        let fd = try checkErrno("socket", "cannot make a socket for NOTIFY_SOCKET") {
-            socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        }
-        defer { close(fd) }
-        // systemd reads promptly; should it stall with its queue full, give up after a second rather
-        // than block the loop that is notifying (a missed ping then shows as a stalled service).
-        var timeout = timeval(tv_sec: 1, tv_usec: 0)
-        _ = try checkErrno("setsockopt", "cannot set a send timeout for NOTIFY_SOCKET") {
-            setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        }
-        let sent = try checkErrno("sendto", "cannot notify systemd at \(socketAddress)") {
-            message.utf8CString.withUnsafeBufferPointer { bytes in
-                withUnsafePointer(to: &address) { pointer in
-                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        sendto(fd, bytes.baseAddress, bytes.count - 1, Int32(MSG_NOSIGNAL), $0, length)
-                    }
-                }
-            }
-        }
-        if sent != message.utf8.count {
-            throw SystemdError(
-                .systemCallFailed, call: "sendto", "sent \(sent) of \(message.utf8.count) bytes to systemd")
-        }
-    }
-
-    /// The watchdog interval from `WATCHDOG_USEC` and `WATCHDOG_PID`; nil when unset, malformed,
-    /// zero, or meant for another process.
-    static func watchdogInterval(usec: String?, pid: String?, ourPID: Int32) -> Duration? {
-        guard let usec, let microseconds = UInt64(usec), microseconds > 0, microseconds < UInt64(Int64.max) else {
-            return nil
-        }
-        if let pid, Int32(pid) != ourPID { return nil }
-        return .microseconds(Int64(microseconds))
+        let result = sd_notify(0, assignments.joined(separator: "\n"))
+        guard result < 0 else { return }
+        // EINVAL: libsystemd found NOTIFY_SOCKET neither an absolute path nor an @abstract name.
+        throw SystemdError(
+            result == -EINVAL ? .invalidEnvironment : .systemCallFailed, call: "sd_notify", errno: -result,
+            "cannot notify systemd at NOTIFY_SOCKET=\(socketAddress)")
     }
 
     /// Status text on one line: newlines would start new assignments.
     static func oneLine(_ text: String) -> String {
         String(text.map { $0.isNewline ? " " : $0 })
     }
-
 }

@@ -4,6 +4,8 @@ public enum UndoInterface {
     public static let name = "io.shaked.Undo"
     /// `io.shaked.Demo`, served only by a daemon running `--demo`.
     public static let demoName = "io.shaked.Demo"
+    /// Where the daemon serves it unless configured otherwise: `/run/shaked/io.shaked.Undo`.
+    public static let defaultSocketPath = "/run/shaked/\(name)"
 
     /// The methods of `io.shaked.Undo` (and `io.shaked.Demo.Shake`), by qualified name.
     public enum Method: String, Sendable, CaseIterable {

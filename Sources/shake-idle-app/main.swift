@@ -1,4 +1,4 @@
-// An app that takes part in shake to undo and does nothing else, for scripts/bench-daemon.py:
+// An app that takes part in shake to undo and does nothing else, for scripts/bench-daemon:
 // it measures what linking ShakeClient costs every app (memory, start to subscribed).
 //
 // It subscribes to the daemon at $SHAKED_SOCKET (else /run/shaked/io.shaked.Undo) with

@@ -96,30 +96,3 @@ struct Daemon {
         "shaked (\(detector.sensitivity.rawValue) sensitivity\(detector.hasOverrides ? ", tuned" : ""))"
     }
 }
-
-extension ServiceSettings {
-    /// The service's settings from the configuration, with user and group names looked up now.
-    init(_ settings: ShakedSettings) {
-        let resolved = settings.access.resolved()
-        var rules: [ShakeService.AccessPolicy.Action: ShakeService.AccessPolicy.Rule] = [:]
-        for action in ShakeService.AccessPolicy.Action.allCases {
-            guard let configured = AccessAction(rawValue: action.rawValue), let rule = resolved.rules[configured]
-            else { continue }
-            rules[action] = ShakeService.AccessPolicy.Rule(anyone: rule.anyone, users: rule.uids, groups: rule.gids)
-        }
-        self.init(
-            timing: .init(
-                promptTimeout: .milliseconds(Int64(settings.prompt.timeout * 1000)),
-                cooldown: .milliseconds(Int64(settings.prompt.cooldown * 1000))),
-            access: ShakeService.AccessPolicy(rules: rules),
-            limits: ServiceLimits(
-                messageSize: ShakedSettings.Limits.messageSize, connections: settings.limits.connections,
-                connectionsPerUser: settings.limits.connectionsPerUser, subscriptions: settings.limits.subscriptions,
-                subscriptionsPerUser: settings.limits.subscriptionsPerUser,
-                subscriptionsPerConnection: settings.limits.subscriptionsPerConnection,
-                callsPerSecond: settings.limits.callsPerSecond,
-                callsPerSecondPerUser: settings.limits.callsPerSecondPerUser,
-                idleTimeout: .milliseconds(Int64(settings.limits.idleTimeout * 1000))),
-            sensitivity: settings.detector.sensitivity)
-    }
-}

@@ -166,7 +166,7 @@ extension DaemonOptions {
                                   Seconds a prompt may stay open (overrides prompt.timeout).
           --cooldown SECONDS      Seconds shakes are ignored after a prompt (overrides prompt.cooldown).
           --log-level LEVEL       Log level: trace, debug, info, notice, warning, error or critical
-                                  (overrides log.level).
+                                  (overrides Log.Level).
           --version               Show the version.
           -h, --help              Show this help.
 

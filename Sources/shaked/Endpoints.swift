@@ -23,7 +23,7 @@ enum Endpoints {
         var group: UInt32?
         if let name = socket.group {
             guard let gid = groupID(name) else {
-                throw ServerError(message: "socket.group: there is no group \"\(name)\"; create it or change the setting")
+                throw ServerError(message: "Socket.Group: there is no group \"\(name)\"; create it or change the setting")
             }
             group = gid
         }

@@ -124,9 +124,9 @@ struct SystemdService: Service {
     /// Settings a reload can't apply to a running daemon.
     static func restartOnlyChanges(from old: ShakedSettings, to new: ShakedSettings) -> [String] {
         var keys: [String] = []
-        if old.socket != new.socket { keys.append("[socket]") }
-        if old.sensor != new.sensor { keys.append("[sensor]") }
-        if old.log != new.log { keys.append("log.level") }
+        if old.socket != new.socket { keys.append("[Socket]") }
+        if old.sensor != new.sensor { keys.append("[Sensor]") }
+        if old.log != new.log { keys.append("Log.Level") }
         return keys
     }
 

@@ -46,7 +46,7 @@ import Testing
     @Test("the socket comes from SHAKED_SOCKET when --socket is not given")
     func socketFromEnvironment() async throws {
         let daemon = try RunningDaemon()
-        var environment = ProcessInfo.processInfo.environment
+        var environment = TestPaths.childEnvironment()
         environment["SHAKED_SOCKET"] = daemon.socket
         let result = try runProcess(shakectl, ["status"], environment: environment)
         #expect(result.status == 0, "\(result.stderr)")

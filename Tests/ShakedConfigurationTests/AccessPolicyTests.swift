@@ -20,7 +20,9 @@ import Testing
         for action in AccessAction.allCases {
             #expect(policy.allows(action, uid: 0, gids: []), "root: \(action)")
             #expect(policy.allows(action, uid: 1000, gids: [1000, input]), "input member: \(action)")
-            #expect(policy.allows(action, uid: 1000, gids: [1000]) == [.subscribe, .context].contains(action), "plain user: \(action)")
+            #expect(
+                policy.allows(action, uid: 1000, gids: [1000]) == [.subscribe, .context].contains(action),
+                "plain user: \(action)")
         }
         #expect(policy.unknownNames.isEmpty)
     }
@@ -57,10 +59,10 @@ import Testing
         #expect(policy.resolved().unknownNames == ["user no-such-user-shaked", "group no-such-group-shaked"])
     }
 
-    @Test("[access] lists from a file replace the defaults")
+    @Test("[Access] lists from a file replace the defaults")
     func fromFile() throws {
         let settings = try ShakedSettings.parse(
-            "[access]\nsubscribe-users = []\nsubscribe-groups = [\"daemon\"]\nagent-users = [\"daemon\"]\n")
+            "[Access]\nSubscribeUsers=\nSubscribeGroups=daemon\nAgentUsers=daemon\n")
         let policy = settings.access.resolved()
         #expect(!policy.allows(.subscribe, uid: 1000, gids: [1000]))
         #expect(policy.allows(.subscribe, uid: 1000, gids: [1000, 1]))

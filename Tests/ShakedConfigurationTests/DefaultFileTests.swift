@@ -15,7 +15,7 @@ import Testing
         #expect(ShakedSettings.check(configFile: Self.path).report == "\(Self.path): OK")
     }
 
-    @Test("config/shaked.conf shows every key, set or commented out, under its table")
+    @Test("config/shaked.conf shows every key, set or commented out, under its section")
     func everyKeyIsDocumented() throws {
         let text = try String(contentsOfFile: Self.path, encoding: .utf8)
         var table = ""
@@ -24,8 +24,8 @@ import Testing
             if line.hasPrefix("[") {
                 table = String(line.dropFirst().prefix { $0 != "]" })
             } else {
-                let body = line.hasPrefix("# ") ? line.dropFirst(2) : line[...]
-                if let match = body.prefixMatch(of: #/([a-z][a-z-]*) = /#) { shown.insert("\(table).\(match.1)") }
+                let body = line.hasPrefix("#") ? line.dropFirst() : line[...]
+                if let match = body.prefixMatch(of: #/([A-Z][A-Za-z]*)=/#) { shown.insert("\(table).\(match.1)") }
             }
         }
         let missing = ShakedSettings.keys.filter { !shown.contains($0) }
@@ -38,8 +38,7 @@ import Testing
     func commentedTunablesAreTheDefaults() throws {
         let text = try String(contentsOfFile: Self.path, encoding: .utf8)
         let uncommented = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.hasPrefix("# ") && line.contains(" = ") && !line.hasPrefix("#   ")
-                ? String(line.dropFirst(2)) : String(line)
+            line.prefixMatch(of: #/#[A-Z][A-Za-z]*=/#) != nil ? String(line.dropFirst()) : String(line)
         }.joined(separator: "\n")
         let settings = try ShakedSettings.parse(uncommented, file: "uncommented")
         #expect(settings.detector.hasOverrides)
@@ -78,7 +77,7 @@ import Testing
         let text = settings.describe()
         for key in ShakedSettings.keys {
             let name = key.split(separator: ".").last!
-            #expect(text.contains("\n\(name) = "), "\(key)")
+            #expect(text.contains("\n\(name)="), "\(key)")
         }
         let back = try ShakedSettings.parse(text, file: "described")
         #expect(back.detector.configuration == settings.detector.configuration)
@@ -90,7 +89,7 @@ import Testing
 
 /// The units in systemd/ and the configuration's defaults describe the same socket and user.
 @Suite struct UnitAgreementTests {
-    @Test("shaked.socket listens where [socket] says, with the same mode")
+    @Test("shaked.socket listens where [Socket] says, with the same mode")
     func socketAgreesWithConfiguration() throws {
         let url = TestPaths.packageRoot.appendingPathComponent("systemd/shaked.socket")
         let lines = Set(try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map(String.init))

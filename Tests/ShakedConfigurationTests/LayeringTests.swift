@@ -29,11 +29,11 @@ import Testing
     @Test("drop-ins are read in lexical order after the main file, each overriding single keys")
     func dropInsOverrideKeys() throws {
         let dir = try etc([
-            "shaked.conf": "[prompt]\ntimeout = 10\ncooldown = 2\n[log]\nlevel = \"debug\"\n",
-            "shaked.conf.d/20-b.conf": "[prompt]\ntimeout = 40\n",
-            "shaked.conf.d/10-a.conf": "[prompt]\ntimeout = 20\n[access]\nrequest-users = [\"alice\"]\n",
-            "shaked.conf.d/30-c.conf.disabled": "[prompt]\ntimeout = 99\n",
-            "shaked.conf.d/.50-hidden.conf": "[prompt]\ntimeout = 98\n",
+            "shaked.conf": "[Prompt]\nTimeout=10\nCooldown=2\n[Log]\nLevel=debug\n",
+            "shaked.conf.d/20-b.conf": "[Prompt]\nTimeout=40\n",
+            "shaked.conf.d/10-a.conf": "[Prompt]\nTimeout=20\n[Access]\nRequestUsers=alice\n",
+            "shaked.conf.d/30-c.conf.disabled": "[Prompt]\nTimeout=99\n",
+            "shaked.conf.d/.50-hidden.conf": "[Prompt]\nTimeout=98\n",
         ])
         let settings = try ShakedSettings.load(configFile: nil, etcDirectory: dir.path)
         #expect(settings.prompt.timeout == 40)
@@ -48,7 +48,7 @@ import Testing
 
     @Test("drop-ins apply without a main file; a drop-in linked to /dev/null changes nothing")
     func dropInsAlone() throws {
-        let dir = try etc(["shaked.conf.d/10-rate.conf": "[sensor]\nrate = 200\n"])
+        let dir = try etc(["shaked.conf.d/10-rate.conf": "[Sensor]\nRate=200\n"])
         try FileManager.default.createSymbolicLink(
             atPath: dir.appendingPathComponent("shaked.conf.d/20-masked.conf").path, withDestinationPath: "/dev/null")
         let settings = try ShakedSettings.load(configFile: nil, etcDirectory: dir.path)
@@ -58,8 +58,8 @@ import Testing
     @Test("--config FILE reads only that file")
     func configFileAlone() throws {
         let dir = try etc([
-            "shaked.conf": "[prompt]\ntimeout = 10\n", "shaked.conf.d/10-a.conf": "[prompt]\ncooldown = 5\n",
-            "mine.conf": "[sensor]\nmode = \"polled\"\n",
+            "shaked.conf": "[Prompt]\nTimeout=10\n", "shaked.conf.d/10-a.conf": "[Prompt]\nCooldown=5\n",
+            "mine.conf": "[Sensor]\nMode=polled\n",
         ])
         let settings = try ShakedSettings.load(
             configFile: dir.appendingPathComponent("mine.conf").path, etcDirectory: dir.path)
@@ -70,7 +70,7 @@ import Testing
     @Test("problems in several files are all reported, each naming its file")
     func problemsAcrossFiles() throws {
         let dir = try etc([
-            "shaked.conf": "[prompt]\ntimeout = -1\n", "shaked.conf.d/10-a.conf": "[sensor]\n\nrat = 100\n",
+            "shaked.conf": "[Prompt]\nTimeout=-1\n", "shaked.conf.d/10-a.conf": "[Sensor]\n\nRat=100\n",
         ])
         let error = try #require(throws: ConfigurationFileError.self) {
             try ShakedSettings.load(configFile: nil, etcDirectory: dir.path)
@@ -78,8 +78,8 @@ import Testing
         #expect(error.problems.count == 2)
         #expect(
             error.problems[0].description
-                == "\(dir.path)/shaked.conf:2: prompt.timeout: is -1; it must be from 1 to 600 seconds")
-        #expect(error.problems[1].description.hasPrefix("\(dir.path)/shaked.conf.d/10-a.conf:3: sensor.rat: "))
+                == "\(dir.path)/shaked.conf:2: Prompt.Timeout: is -1; it must be from 1 to 600 seconds")
+        #expect(error.problems[1].description.hasPrefix("\(dir.path)/shaked.conf.d/10-a.conf:3: Sensor.Rat: "))
         let report = ShakedSettings.check(configFile: nil, etcDirectory: dir.path).report
         #expect(!report.contains(": OK"))
     }
@@ -87,15 +87,15 @@ import Testing
     @Test("a detector rule spanning two files blames the file that set the key")
     func crossFileDetectorRule() throws {
         let dir = try etc([
-            "shaked.conf": "[detector]\nmaximum-holdoff = 1\n",
-            "shaked.conf.d/10-a.conf": "[detector]\nsettle-time = 1.5\n",
+            "shaked.conf": "[Detector]\nMaximumHoldoff=1\n",
+            "shaked.conf.d/10-a.conf": "[Detector]\nSettleTime=1.5\n",
         ])
         let error = try #require(throws: ConfigurationFileError.self) {
             try ShakedSettings.load(configFile: nil, etcDirectory: dir.path)
         }
         #expect(error.problems.count == 1)
         #expect(error.problems[0].file == "\(dir.path)/shaked.conf")
-        #expect(error.problems[0].key == "detector.maximum-holdoff")
+        #expect(error.problems[0].key == "Detector.MaximumHoldoff")
         #expect(error.problems[0].line == 2)
     }
 
@@ -117,8 +117,8 @@ import Testing
         case "directory": try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
         case "fifo": #expect(mkfifo(path, 0o644) == 0)
         case "latin1":
-            try Data("[prompt]\n# caf\u{E9}\n".utf8 + [0x23, 0xE9, 0x0A]).write(to: URL(fileURLWithPath: path))
-        case "nul": try Data("[prompt]\n\n".utf8 + [0]).write(to: URL(fileURLWithPath: path))
+            try Data("[Prompt]\n# caf\u{E9}\n".utf8 + [0x23, 0xE9, 0x0A]).write(to: URL(fileURLWithPath: path))
+        case "nul": try Data("[Prompt]\n\n".utf8 + [0]).write(to: URL(fileURLWithPath: path))
         case "huge": try Data(repeating: 0x23, count: (1 << 20) + 1).write(to: URL(fileURLWithPath: path))
         default: break
         }
@@ -136,7 +136,7 @@ import Testing
 
     @Test("a file without read permission is an error naming it", .enabled(if: geteuid() != 0, "root reads any file"))
     func noPermission() throws {
-        let dir = try etc(["shaked.conf": "[log]\nlevel = \"info\"\n"])
+        let dir = try etc(["shaked.conf": "[Log]\nLevel=info\n"])
         let path = dir.appendingPathComponent("shaked.conf").path
         #expect(chmod(path, 0) == 0)
         let error = try #require(throws: ConfigurationFileError.self) { try ShakedSettings.load(configFile: path) }

@@ -53,7 +53,7 @@ import Testing
     ]
 
     func run(_ arguments: [String]) throws -> ProcessResult {
-        var environment = ProcessInfo.processInfo.environment
+        var environment = TestPaths.childEnvironment()
         environment["DESTDIR"] = nil
         environment["PREFIX"] = nil
         return try runProcess("/bin/bash", [Self.script] + arguments, environment: environment)
@@ -140,14 +140,14 @@ import Testing
         let destdir = try TestPaths.temporaryDirectory()
         #expect(try run(["--destdir", destdir.path, "--bin-dir", bin.path]).status == 0)
         let config = destdir.appendingPathComponent("etc/shaked/shaked.conf")
-        try "[log]\nlevel = \"debug\"\n".write(to: config, atomically: false, encoding: .utf8)
+        try "[Log]\nLevel=debug\n".write(to: config, atomically: false, encoding: .utf8)
         let uninstall = try run(["uninstall", "--destdir", destdir.path])
         #expect(uninstall.status == 0)
         #expect(uninstall.stdout.contains("kept"))
         #expect(Self.files(under: destdir) == ["etc/shaked/shaked.conf"])
         let reinstall = try run(["--destdir", destdir.path, "--bin-dir", bin.path])
         #expect(reinstall.status == 0)
-        #expect(try String(contentsOf: config, encoding: .utf8) == "[log]\nlevel = \"debug\"\n")
+        #expect(try String(contentsOf: config, encoding: .utf8) == "[Log]\nLevel=debug\n")
         #expect(try run(["uninstall", "--destdir", destdir.path]).status == 0)
         #expect(Self.files(under: destdir) == ["etc/shaked/shaked.conf"])
     }

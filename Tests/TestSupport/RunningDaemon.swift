@@ -26,7 +26,7 @@ public final class RunningDaemon: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: TestPaths.binary("shaked"))
         process.arguments = ["--socket", self.socket] + arguments
         // Users' preferences go to the test's folder, never the host's /var/lib/shaked.
-        var environment = ProcessInfo.processInfo.environment
+        var environment = TestPaths.childEnvironment()
         environment["STATE_DIRECTORY"] = folder.appendingPathComponent("state").path
         process.environment = environment
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))

@@ -30,6 +30,15 @@ public enum TestPaths {
         return dir.appendingPathComponent(name).path
     }
 
+    /// The test process's environment without the variables systemd hands a service, for programs the
+    /// tests start: the notifier and socket-activation tests set those for this process alone.
+    public static func childEnvironment() -> [String: String] {
+        ProcessInfo.processInfo.environment.filter { name, _ in
+            !["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"]
+                .contains(name)
+        }
+    }
+
     /// A fresh temporary folder.
     public static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("shaked-test-\(UUID().uuidString)")
@@ -52,7 +61,7 @@ public func runProcess(_ path: String, _ arguments: [String], environment: [Stri
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
-    if let environment { process.environment = environment }
+    process.environment = environment ?? TestPaths.childEnvironment()
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out

@@ -6,7 +6,7 @@ import os
 import time
 import unittest
 
-from desktop import Daemon, Desktop, NotesApp, missing, wait_for
+from shaked_harness.desktop import Daemon, Desktop, NotesApp, missing, wait_for
 
 UNDO = "io.shaked.Undo"
 MISSING = missing()

@@ -3,7 +3,7 @@
 becomes a confirmed undo through the Python varlink client, and the installed shakectl reads the
 daemon's status. Exits non-zero, saying which step failed, when anything goes wrong.
 
-    SHAKED_BINARY=/usr/bin/shaked python3 Tests/package/demo_flow.py /usr/bin/shakectl
+    SHAKED_BINARY=/usr/bin/shaked .build/venv/bin/python Tests/package/demo_flow.py /usr/bin/shakectl
 """
 
 import faulthandler
@@ -13,8 +13,7 @@ import socket
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
-from daemon import UNDO, App, Daemon, prompt  # noqa: E402
+from shaked_harness.daemon import UNDO, App, Daemon, prompt
 
 socket.setdefaulttimeout(20)
 

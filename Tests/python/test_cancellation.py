@@ -5,7 +5,7 @@ import socket
 import time
 import unittest
 
-from daemon import TRACES, UNDO, App, Daemon, prompt
+from shaked_harness.daemon import TRACES, UNDO, App, Daemon, prompt
 
 socket.setdefaulttimeout(20)
 TRACE = os.path.join(TRACES, "qt_shake_left.csv")

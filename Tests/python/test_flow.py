@@ -6,7 +6,7 @@ import subprocess
 import sys
 import unittest
 
-from daemon import TRACES, UNDO, App, Daemon, error_of, prompt
+from shaked_harness.daemon import TRACES, UNDO, App, Daemon, error_of, prompt
 
 socket.setdefaulttimeout(20)
 

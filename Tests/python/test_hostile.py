@@ -11,7 +11,7 @@ import tempfile
 import time
 import unittest
 
-from daemon import SHAKED, TRACES, UNDO, App, Daemon, Raw, needs_root, prompt, run_as, write_config
+from shaked_harness.daemon import SHAKED, TRACES, UNDO, App, Daemon, Raw, needs_root, prompt, run_as, write_config
 
 socket.setdefaulttimeout(20)
 TRACE = os.path.join(TRACES, "qt_shake_left.csv")
@@ -90,15 +90,15 @@ def raw_request(daemon):
 
 
 SMALL_LIMITS = """
-[limits]
-connections = 8
-connections-per-user = 5
-subscriptions = 6
-subscriptions-per-user = 3
-subscriptions-per-connection = 2
-calls-per-second = 1000
-calls-per-second-per-user = 30
-idle-timeout = 1
+[Limits]
+Connections=8
+ConnectionsPerUser=5
+Subscriptions=6
+SubscriptionsPerUser=3
+SubscriptionsPerConnection=2
+CallsPerSecond=1000
+CallsPerSecondPerUser=30
+IdleTimeout=1
 """
 
 
@@ -131,7 +131,7 @@ class LimitsPerUserTest(unittest.TestCase):
 
     @needs_root
     def test_total_connections(self):
-        config = write_config(SMALL_LIMITS.replace("idle-timeout = 1", "idle-timeout = 60"))
+        config = write_config(SMALL_LIMITS.replace("IdleTimeout=1", "IdleTimeout=60"))
         with Daemon("--replay", TRACE, "--config", config) as daemon:
             held = [Raw(daemon) for _ in range(5)]
             for r in held:
@@ -175,7 +175,7 @@ class LimitsPerUserTest(unittest.TestCase):
             raw = Raw(daemon)
             self.assertEqual([subscribe(raw) for _ in range(3)], ["ok", "ok", "subscriptions-per-connection"])
             with open(config, "w") as f:
-                f.write(SMALL_LIMITS.replace("subscriptions-per-connection = 2", "subscriptions-per-connection = 1"))
+                f.write(SMALL_LIMITS.replace("SubscriptionsPerConnection=2", "SubscriptionsPerConnection=1"))
             daemon.process.send_signal(signal.SIGHUP)
             wait_for(lambda: "configuration reloaded" in daemon.output())
             fresh = Raw(daemon)
@@ -192,7 +192,7 @@ def wait_for(predicate, seconds=10):
 
 @needs_root
 class PrivacyTest(unittest.TestCase):
-    CONFIG = '[access]\nrequest-users = ["*"]\nmonitor-groups = ["root"]\n'
+    CONFIG = '[Access]\nRequestUsers=*\nMonitorGroups=root\n'
 
     def test_status_and_request_hide_another_users_app(self):
         with Daemon("--replay", TRACE, "--config", write_config(self.CONFIG)) as daemon:
@@ -215,7 +215,7 @@ class PrivacyTest(unittest.TestCase):
 @needs_root
 class ContextHolderTest(unittest.TestCase):
     def test_without_logind_the_configuration_decides(self):
-        config = write_config('[access]\ncontext-users = ["root"]\nrequest-users = ["*"]\n')
+        config = write_config('[Access]\nContextUsers=root\nRequestUsers=*\n')
         with Daemon("--replay", TRACE, "--config", config) as daemon:
             def focus_and_request():
                 stream, calls = Raw(daemon), Raw(daemon)
@@ -240,7 +240,7 @@ class ContextHolderTest(unittest.TestCase):
             # The seat passes to root (as logind would, rewriting its state file): root's app gets it.
             logind.set_active(daemon.process.pid, 0)
             wait_for(lambda: "error" not in Raw(daemon).call(UNDO + ".GetStatus")
-                     and Raw(daemon).call(UNDO + ".GetStatus")["parameters"]["status"]["currentApp"])
+                     and Raw(daemon).call(UNDO + ".GetStatus")["parameters"]["status"].get("currentApp"))
             intent = raw_request(daemon)
             self.assertEqual(root_app.next_event(), {"kind": "intent", "intent": intent, "operation": "undo",
                                                      "actionName": "Typing"})

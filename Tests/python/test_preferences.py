@@ -10,7 +10,7 @@ import tempfile
 import time
 import unittest
 
-from daemon import UNDO, App, Daemon, Raw, error_of, needs_root, run_as
+from shaked_harness.daemon import UNDO, App, Daemon, Raw, error_of, needs_root, run_as
 
 socket.setdefaulttimeout(20)
 NOBODY = 65534

@@ -6,7 +6,7 @@ import tempfile
 import time
 import unittest
 
-from daemon import TRACES, UNDO, App, Daemon, Raw, error_of, needs_root, prompt, run_as
+from shaked_harness.daemon import TRACES, UNDO, App, Daemon, Raw, error_of, needs_root, prompt, run_as
 
 socket.setdefaulttimeout(20)
 TRACE = os.path.join(TRACES, "qt_shake_left.csv")
@@ -140,7 +140,7 @@ class PermissionTest(unittest.TestCase):
     def test_request_and_monitor_need_the_configured_group(self):
         config = os.path.join(tempfile.mkdtemp(prefix="shaked-conf-"), "shaked.conf")
         with open(config, "w") as f:
-            f.write('[access]\nrequest-groups = ["root"]\nmonitor-groups = ["root"]\n')
+            f.write('[Access]\nRequestGroups=root\nMonitorGroups=root\n')
         with Daemon("--replay", TRACE, "--config", config) as daemon:
             def try_calls():
                 request = Raw(daemon).call(UNDO + ".RequestIntent")

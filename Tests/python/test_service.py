@@ -11,7 +11,7 @@ import unittest
 
 import varlink
 
-from daemon import OWN_ACCESS, SHAKED, TRACES, UNDO, App, Daemon, prompt
+from shaked_harness.daemon import OWN_ACCESS, SHAKED, TRACES, UNDO, App, Daemon, prompt
 
 socket.setdefaulttimeout(20)
 TRACE = os.path.join(TRACES, "qt_shake_left.csv")
@@ -130,12 +130,12 @@ class ReloadTest(unittest.TestCase):
     def test_sighup_applies_a_good_file_and_keeps_subscribers(self):
         notify = NotifySocket()
         config = os.path.join(tempfile.mkdtemp(prefix="shaked-conf-"), "shaked.conf")
-        self.write(config, OWN_ACCESS + "[prompt]\ntimeout = 30\n")
+        self.write(config, OWN_ACCESS + "[Prompt]\nTimeout=30\n")
         with Daemon("--replay", TRACE, "--config", config, env={"NOTIFY_SOCKET": notify.path}) as daemon:
             notify.wait_for("READY=1")
             app = App(daemon)
             app.context(focused=True, undo="Typing")
-            self.write(config, OWN_ACCESS + "[prompt]\ntimeout = 1\n")
+            self.write(config, OWN_ACCESS + "[Prompt]\nTimeout=1\n")
             daemon.process.send_signal(signal.SIGHUP)
             reloading = notify.wait_for("RELOADING=1")
             self.assertTrue(any(l.startswith("MONOTONIC_USEC=") for l in reloading), reloading)
@@ -154,19 +154,19 @@ class ReloadTest(unittest.TestCase):
     def test_sighup_with_a_bad_file_keeps_the_settings_in_force(self):
         notify = NotifySocket()
         config = os.path.join(tempfile.mkdtemp(prefix="shaked-conf-"), "shaked.conf")
-        self.write(config, OWN_ACCESS + "[prompt]\ntimeout = 1\n")
+        self.write(config, OWN_ACCESS + "[Prompt]\nTimeout=1\n")
         with Daemon("--replay", TRACE, "--config", config, env={"NOTIFY_SOCKET": notify.path}) as daemon:
             notify.wait_for("READY=1")
             app = App(daemon)
             app.context(focused=True, undo="Typing")
-            self.write(config, "[prompt]\ntimout = 40\n")
+            self.write(config, "[Prompt]\nTimout=40\n")
             daemon.process.send_signal(signal.SIGHUP)
             notify.wait_for("RELOADING=1")
             notify.wait_for("READY=1")
             log = daemon.output()
             self.assertIn("configuration not reloaded", log)
-            self.assertIn("timout", log)
-            self.assertIn("timeout", log, "a did-you-mean suggestion")
+            self.assertIn("Timout", log)
+            self.assertIn("did you mean Timeout?", log, "a did-you-mean suggestion")
             with daemon.client() as client, client.open(UNDO, namespaced=False) as tool:
                 tool.RequestIntent()
             app.next_event()
@@ -204,22 +204,22 @@ class CheckConfigTest(unittest.TestCase):
         good = os.path.join(directory, "good.conf")
         bad = os.path.join(directory, "bad.conf")
         with open(good, "w") as f:
-            f.write("[prompt]\ntimeout = 20\n")
+            f.write("[Prompt]\nTimeout=20\n")
         with open(bad, "w") as f:
-            f.write("[prompt]\ntimeout = 20\n\n[detector]\nsensitivty = \"high\"\n")
+            f.write("[Prompt]\nTimeout=20\n\n[Detector]\nSensitivty=high\n")
         ok = subprocess.run([SHAKED, "--check-config", good], capture_output=True, text=True)
         self.assertEqual(ok.returncode, 0, ok.stdout + ok.stderr)
         self.assertIn(good + ": OK", ok.stdout)
         wrong = subprocess.run([SHAKED, "--check-config", bad], capture_output=True, text=True)
         self.assertNotEqual(wrong.returncode, 0)
         self.assertIn(bad + ":5:", wrong.stdout)
-        self.assertIn("detector.sensitivty", wrong.stdout)
-        self.assertIn("sensitivity", wrong.stdout.split("detector.sensitivty", 1)[1])
+        self.assertIn("Detector.Sensitivty", wrong.stdout)
+        self.assertIn("Sensitivity", wrong.stdout.split("Detector.Sensitivty", 1)[1])
         # The daemon refuses to start on it, naming the same problem.
         start = subprocess.run([SHAKED, "--config", bad, "--replay", TRACE, "--socket",
                                 os.path.join(directory, "s")], capture_output=True, text=True, timeout=20)
         self.assertEqual(start.returncode, 78)
-        self.assertIn("detector.sensitivty", start.stderr)
+        self.assertIn("Detector.Sensitivty", start.stderr)
 
 
 class CommandLineTest(unittest.TestCase):
@@ -268,7 +268,7 @@ class CommandLineTest(unittest.TestCase):
         directory = tempfile.mkdtemp(prefix="shaked-cli-")
         good = os.path.join(directory, "good.conf")
         with open(good, "w") as f:
-            f.write("[prompt]\ntimeout = 20\n")
+            f.write("[Prompt]\nTimeout=20\n")
         for arguments in (["--check-config", "--config=" + good], ["--check-config", "--", good]):
             with self.subTest(arguments=arguments):
                 result = subprocess.run([SHAKED, *arguments], capture_output=True, text=True, timeout=20)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import IIOSensors
+import MonotonicClock
 import ShakeDetection
 import Traces
 
@@ -63,5 +64,5 @@ struct Record: AsyncParsableCommand {
         printError("wrote \(writer.count) samples (\(seconds(last - (first ?? last))) s) to \(output)")
     }
 
-    private func seconds(_ nanoseconds: Int64) -> String { decimal(Double(nanoseconds) / 1e9, 1) }
+    private func seconds(_ nanoseconds: Int64) -> String { decimal(Duration.nanoseconds(nanoseconds).inSeconds, 1) }
 }

@@ -1,4 +1,4 @@
-"""The soak's report (scripts/soak.py): what ran, one line per check, and the latencies."""
+"""The soak's report (scripts/soak): what ran, one line per check, and the latencies."""
 
 import collections
 import json
@@ -68,14 +68,14 @@ def report(conductor, exit_status, seconds, root):
                   c.counts["requests"], c.counts["steal-attempts"]), "privacy")
         hog = hostile_counts.get("hog", {})
         window = hostile["hog"].stats.get("rate_window", 0) if "hog" in hostile else 0
-        rate = c.limits["calls-per-second-per-user"]
+        rate = c.limits["CallsPerSecondPerUser"]
         allowed = int(rate * (window + 1))  # the bucket refills at the rate and starts full (a burst of `rate`)
         check(hog.get("admitted", 0) <= allowed,
               "limits: the hog held %d connections (per user: %d) and %d subscriptions (per user: %d), focused "
               "them %d times (never the context); "
               "its calls admitted %d in %.0f s, at most %d allowed at %d/s, %d refused"
-              % (hog.get("held-most", 0), c.limits["connections-per-user"], hog.get("subscriptions-most", 0),
-                 c.limits["subscriptions-per-user"], hog.get("focus-claims", 0), hog.get("admitted", 0), window,
+              % (hog.get("held-most", 0), c.limits["ConnectionsPerUser"], hog.get("subscriptions-most", 0),
+                 c.limits["SubscriptionsPerUser"], hog.get("focus-claims", 0), hog.get("admitted", 0), window,
                  allowed, rate,
                  hog.get("refused-call-rate", 0) + hog.get("refused-call-rate-per-user", 0)), "limits")
     else:
@@ -97,14 +97,14 @@ def report(conductor, exit_status, seconds, root):
     base, end, drained = c.baseline, c.end_sample or c.samples[-1], c.drained
     peak_rss = max(s["rss"] for s in c.samples)
     peak_fds = max(s["fds"] for s in c.samples)
-    bound_fds = base["fds"] + c.limits["connections"]
+    bound_fds = base["fds"] + c.limits["Connections"]
     check(peak_fds <= bound_fds, "descriptors: start %d, peak %d, end %d; bound: start + connections limit = %d"
           % (base["fds"], peak_fds, end["fds"], bound_fds))
     check(drained is not None and drained["fds"] <= base["fds"] and c.drained_subscribers == 0,
           "drained: with every client gone, %s descriptors (start %d) and %s subscribers"
           % (drained and drained["fds"], base["fds"], c.drained_subscribers))
     per_connection = MESSAGE_KIB + HIGH_WATER_KIB + 32
-    bound_rss = base["rss"] + c.limits["connections"] * per_connection
+    bound_rss = base["rss"] + c.limits["Connections"] * per_connection
     check(peak_rss <= bound_rss, "RSS: start %.1f MiB, peak %.1f MiB, end %.1f MiB, after drain %.1f MiB; bound: "
           "start + connections x (%d KiB message + %d KiB queued replies + 32 KiB state) = %.0f MiB"
           % (base["rss"] / 1024, peak_rss / 1024, end["rss"] / 1024, (drained or end)["rss"] / 1024, MESSAGE_KIB,

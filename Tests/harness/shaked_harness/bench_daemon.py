@@ -15,7 +15,7 @@ real detector), in --runs repetitions (3), each with fresh daemons:
   - the smaps breakdown by mapping (Rss, Pss, Private_Dirty per file and for anonymous memory);
   - the same memory figures and start to subscribed for shake-idle-app, an app that links
     ShakeClient, subscribes and does nothing else.
-The daemon gets a configuration that raises [limits] for the subscribers, and inherits an
+The daemon gets a configuration that raises [Limits] for the subscribers, and inherits an
 RLIMIT_NOFILE raised to fit them.
 
 The page cache decides part of the resident memory: the kernel maps a file's cached pages 64 KiB
@@ -26,7 +26,7 @@ start (posix_fadvise DONTNEED, this file only), as at boot, where nothing has re
 kernel reads it back on demand. The shared libraries stay cached, as on a phone, where other
 processes use them. --page-cache warm leaves the file as it is.
 
-Usage: scripts/bench-daemon.py [--binary PATH] [--client-binary PATH] [--runs 3] [--shakes 40] [--subscribers 1000]
+Usage: scripts/bench-daemon [--binary PATH] [--client-binary PATH] [--runs 3] [--shakes 40] [--subscribers 1000]
                               [--page-cache cold|warm]
 By default it measures the release build that ships (scripts/build-release.sh), and builds it first
 when it is missing. Progress goes to stderr, results to stdout.
@@ -41,11 +41,9 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import memory  # noqa: E402
-from varlink_socket import Connection  # noqa: E402
+from shaked_harness import ROOT, memory
+from shaked_harness.varlink_socket import Connection
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 UNDO = "io.shaked.Undo."
 
 
@@ -71,9 +69,9 @@ class Daemon:
         config = os.path.join(directory, "bench.conf")
         connections = subscribers * 2 + 64
         with open(config, "w") as f:
-            f.write("[prompt]\ncooldown = 0\n\n[limits]\nconnections = %d\nconnections-per-user = %d\n"
-                    "subscriptions = %d\nsubscriptions-per-user = %d\ncalls-per-second = 10000\n"
-                    "calls-per-second-per-user = 100000\nidle-timeout = 600\n"
+            f.write("[Prompt]\nCooldown=0\n\n[Limits]\nConnections=%d\nConnectionsPerUser=%d\n"
+                    "Subscriptions=%d\nSubscriptionsPerUser=%d\nCallsPerSecond=10000\n"
+                    "CallsPerSecondPerUser=100000\nIdleTimeout=600\n"
                     % (connections, connections, subscribers + 16, subscribers + 16))
         if os.path.exists(self.socket):
             os.unlink(self.socket)

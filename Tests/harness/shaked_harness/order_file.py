@@ -25,7 +25,7 @@ by the compiler, the listed data end up together at the start of .rodata and .bs
 Run it again after large changes to the daemon (minutes: a release build, then a minute under each
 tool); the daemon is linked again with the new list.
 
-Usage: scripts/order-file.py [--binary PATH] [--output Sources/shaked/Linking/shaked.order]
+Usage: scripts/order-file [--binary PATH] [--output Sources/shaked/Linking/shaked.order]
 Needs valgrind (apt-get install valgrind) and binutils.
 """
 
@@ -41,10 +41,9 @@ import tempfile
 import threading
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from varlink_socket import Connection  # noqa: E402
+from shaked_harness import ROOT
+from shaked_harness.varlink_socket import Connection
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 UNDO = "io.shaked.Undo."
 BUILD = [os.path.join(ROOT, "scripts", "build-release.sh"), "--product", "shaked"]
 

@@ -1,4 +1,4 @@
-"""The soak's processes (scripts/soak.py): the daemon under test, sampled from /proc, and the forked
+"""The soak's processes (scripts/soak): the daemon under test, sampled from /proc, and the forked
 worker processes, one per user, that talk to the conductor over pipes."""
 
 import asyncio
@@ -12,7 +12,7 @@ import socket
 import subprocess
 import time
 
-from soak_clients import UNDO, Channel, Closed
+from shaked_harness.soak.clients import UNDO, Channel, Closed
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 

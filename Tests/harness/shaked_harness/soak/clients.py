@@ -1,4 +1,4 @@
-"""The soak's clients (scripts/soak.py): a cheap asyncio varlink connection, and the worker that runs
+"""The soak's clients (scripts/soak): a cheap asyncio varlink connection, and the worker that runs
 one user's well-behaved app clients in a forked process.
 
 A worker talks to the conductor over two pipes, one JSON object a line: commands in ("focus",

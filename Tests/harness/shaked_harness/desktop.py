@@ -11,10 +11,9 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "python"))
+from shaked_harness import ROOT
 
-from daemon import Daemon  # noqa: E402
+from shaked_harness.daemon import Daemon
 
 APP = os.path.join(ROOT, "clients", "gtk-notes", "shake-notes")
 NEEDED = ["Xvfb", "xdotool", "openbox", "dbus-daemon"]

@@ -3,7 +3,7 @@
 whether it held.
 
 Starts the release daemon on synthetic motion (`shaked --demo`) with a soak configuration whose
-[limits] admit a thousand apps, and runs, in a few forked worker processes (one per user):
+[Limits] admit a thousand apps, and runs, in a few forked worker processes (one per user):
   - 1,000 well-behaved app clients (by default) spread over four users: each subscribes, publishes
     undo and redo names (SetContext, unfocused), disconnects at random and comes back. The conductor
     (this process) focuses some of them, shakes the device (io.shaked.Demo.Shake, or RequestIntent
@@ -29,11 +29,11 @@ It reports the intent latency under attack: from the monitor's "shake" event (CL
 stamped by the daemon when the detector recognizes the shake) to the intent's arrival at the app
 (CLOCK_MONOTONIC in the worker when its bytes are read), and from the Shake call.
 
-Other users need root (fork, then setuid, as Tests/python/daemon.py's run_as does). Without root
+Other users need root (fork, then setuid, as shaked_harness.daemon's run_as does). Without root
 every client runs as the invoking user, the per-user limits are raised to the totals, and the checks
 that need a second user are skipped (the report says so).
 
-Usage: scripts/soak.py [--minutes 10 | --seconds 20] [--clients 1000] [--binary .build/release/shaked]
+Usage: scripts/soak [--minutes 10 | --seconds 20] [--clients 1000] [--binary .build/release/shaked]
 """
 
 import argparse
@@ -47,43 +47,41 @@ import sys
 import tempfile
 import time
 
-sys.dont_write_bytecode = True  # no scripts/__pycache__ beside the sources
-from soak_clients import UNDO, AppWorker, Closed, Connection, error_name  # noqa: E402
-from soak_hostile import Hog, Junk  # noqa: E402
-from soak_processes import Daemon, Worker, fork_worker  # noqa: E402
-from soak_report import log, percentile, report  # noqa: E402
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from shaked_harness import ROOT
+from shaked_harness.soak.clients import UNDO, AppWorker, Closed, Connection, error_name
+from shaked_harness.soak.hostile import Hog, Junk
+from shaked_harness.soak.processes import Daemon, Worker, fork_worker
+from shaked_harness.soak.report import log, percentile, report
 APP_UIDS = [61001, 61002, 61003, 61004]
 HOG_UID, JUNK_UID = 61101, 61102
 
 def soak_config(limits, may_request, may_hold_context, may_monitor):
-    """The soak's configuration: [limits] for a thousand apps; request and context only for the app users,
+    """The soak's configuration: [Limits] for a thousand apps; request and context only for the app users,
     monitor only for the conductor (root may anyway)."""
-    users = lambda uids: "[%s]" % ", ".join('"%s"' % u for u in uids)  # noqa: E731
-    return """# Written by scripts/soak.py
-[prompt]
-timeout = 20
-cooldown = 0
+    users = lambda uids: " ".join(str(u) for u in uids)  # noqa: E731
+    return """# Written by scripts/soak
+[Prompt]
+Timeout=20
+Cooldown=0
 
-[access]
-subscribe-users = ["*"]
-request-users = %s
-request-groups = []
-monitor-users = %s
-monitor-groups = []
-agent-users = []
-agent-groups = []
-context-users = %s
-context-groups = []
+[Access]
+SubscribeUsers=*
+RequestUsers=%s
+RequestGroups=
+MonitorUsers=%s
+MonitorGroups=
+AgentUsers=
+AgentGroups=
+ContextUsers=%s
+ContextGroups=
 
-[limits]
+[Limits]
 %s
 
-[log]
-level = "notice"
+[Log]
+Level=notice
 """ % (users(may_request), users(may_monitor), users(may_hold_context),
-       "\n".join("%s = %s" % kv for kv in limits.items()))
+       "\n".join("%s=%s" % kv for kv in limits.items()))
 
 
 class Conductor:
@@ -468,14 +466,14 @@ def main():
     per_app_worker = -(-args.clients // len(app_uids))
     connections = 2 * args.clients + 1000
     limits = {
-        "connections": connections,
-        "connections-per-user": 2 * per_app_worker + 100 if root else connections,
-        "subscriptions": args.clients + 600,
-        "subscriptions-per-user": 300 if root else args.clients + 600,
-        "subscriptions-per-connection": 4,
-        "calls-per-second": 50,
-        "calls-per-second-per-user": 200 if root else 100000,
-        "idle-timeout": args.idle_timeout,
+        "Connections": connections,
+        "ConnectionsPerUser": 2 * per_app_worker + 100 if root else connections,
+        "Subscriptions": args.clients + 600,
+        "SubscriptionsPerUser": 300 if root else args.clients + 600,
+        "SubscriptionsPerConnection": 4,
+        "CallsPerSecond": 50,
+        "CallsPerSecondPerUser": 200 if root else 100000,
+        "IdleTimeout": args.idle_timeout,
     }
     directory = tempfile.mkdtemp(prefix="shaked-soak-")
     os.chmod(directory, 0o755)

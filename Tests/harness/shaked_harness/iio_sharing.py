@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """shaked beside the real iio-sensor-proxy on one fake accelerometer, in each of its modes.
 
 For each case (iio-sensor-proxy buffered or polled, a driver that claims direct mode or not):
@@ -16,10 +15,9 @@ samplesRead grows, and what GetStatus says about the sensor. Expected:
     status names iio-sensor-proxy;
   - with priority = "shake" in that case, shaked reads and rotation stops.
 
-Usage (as root, from scripts/test-iio.sh):
-  /usr/bin/python3 Tests/IIOExclusivity/test_sharing.py --shim LIB.so --shaked PATH [--case NAME]
-Needs iio-sensor-proxy, umockdev, gir1.2-umockdev-1.0, python3-gi, dbus-daemon, busctl and
-Python's varlink (in /usr/bin/python3).
+Usage (as root, from scripts/test-iio.sh, with the Python of scripts/python-env.sh):
+  PYTHON -m shaked_harness.iio_sharing --shim LIB.so --shaked PATH [--case NAME]
+Needs iio-sensor-proxy, umockdev, gir1.2-umockdev-1.0, python3-gi, dbus-daemon and busctl.
 """
 
 import argparse
@@ -38,10 +36,10 @@ import gi
 gi.require_version("UMockdev", "1.0")
 from gi.repository import UMockdev  # noqa: E402
 
+from .daemon import OWN_ACCESS, UNDO, App, Daemon  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "python"))
-from daemon import OWN_ACCESS, UNDO, App, Daemon  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 
 FIXTURE = os.path.join(ROOT, "Tests", "IIOSensorsTests", "Fixtures", "fake-accel.umockdev")
 SYSPATH = "/sys/devices/platform/fake-accel.0/iio:device0"

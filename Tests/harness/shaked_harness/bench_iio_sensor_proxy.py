@@ -13,7 +13,7 @@ on phones. `monitor-sensor
 PSS, the same less umockdev's preload library (which a real system doesn't load), CPU ms per
 second, and the smaps breakdown by mapping.
 
-Usage: scripts/bench-iio-sensor-proxy.py [--runs 3] [--seconds 10]
+Usage: scripts/bench-iio-sensor-proxy [--runs 3] [--seconds 10]
 Run as root (the bus policy lets root own net.hadess.SensorProxy).
 """
 
@@ -26,10 +26,8 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import memory  # noqa: E402
+from shaked_harness import ROOT, memory
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURE = os.path.join(ROOT, "Tests", "IIOSensorsTests", "Fixtures", "fake-accel.umockdev")
 PRELOAD = "libumockdev-preload.so.0"
 

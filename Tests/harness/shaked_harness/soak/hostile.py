@@ -1,4 +1,4 @@
-"""The soak's hostile clients (scripts/soak.py), each kind a loop in a forked worker of its own user:
+"""The soak's hostile clients (scripts/soak), each kind a loop in a forked worker of its own user:
 
 - Hog: takes every connection and subscription its user may have, declares its apps focused (it may
   not hold the context), churns at the limit, and floods calls over several connections, including
@@ -16,7 +16,7 @@ import random
 import socket
 import time
 
-from soak_clients import UNDO, Closed, Connection, Stats, error_name, prompt_for
+from shaked_harness.soak.clients import UNDO, Closed, Connection, Stats, error_name, prompt_for
 
 TOKEN = "0" * 32
 MALFORMED = {

@@ -11,14 +11,14 @@ import warnings
 
 import varlink
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from shaked_harness import ROOT
 TRACES = os.path.join(os.path.dirname(ROOT), "shared", "traces")
 SHAKED = os.environ.get("SHAKED_BINARY", os.path.join(ROOT, ".build", "debug", "shaked"))
 
 UNDO = "io.shaked.Undo"
 
 # What root may always do, granted to the user running the tests, so they pass as anyone.
-OWN_ACCESS = '[access]\nrequest-users = ["{0}"]\nmonitor-users = ["{0}"]\nagent-users = ["{0}"]\n'.format(os.getuid())
+OWN_ACCESS = '[Access]\nRequestUsers={0}\nMonitorUsers={0}\nAgentUsers={0}\n'.format(os.getuid())
 
 # Connections the tests drop on purpose are closed by the daemon side; not worth a warning each.
 warnings.simplefilter("ignore", ResourceWarning)

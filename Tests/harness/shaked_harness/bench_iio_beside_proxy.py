@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Benchmark helper of scripts/bench-iio.sh (not a test): `shakectl bench-iio` beside iio-sensor-proxy.
 
 One run: a umockdev testbed of the fake accelerometer (Tests/IIOSensorsTests/Fixtures), fed ten
@@ -11,7 +10,7 @@ iio-sensor-proxy's CPU over the same seconds added (proxyCpuMillisecondsPerSecon
 iio-sensor-proxy runs polled (IIO_SENSOR_PROXY_TYPE=iio-poll-accel), as Debian 12's 3.0 does on
 phones (docs/sensor-sharing.md); the driver allows raw reads, so both read at once.
 
-Usage: bench_iio_beside_proxy.py SHAKECTL MODE SECONDS
+Usage: PYTHON -m shaked_harness.bench_iio_beside_proxy SHAKECTL MODE SECONDS
 """
 
 import json
@@ -21,10 +20,7 @@ import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(ROOT, "Tests", "IIOExclusivity"))
-import test_sharing as sharing  # noqa: E402  (the testbed, feeder and bus of the sharing tests)
+from . import iio_sharing as sharing  # the testbed, feeder and bus of the sharing tests
 
 
 def cpu_seconds(pid):
