@@ -127,7 +127,7 @@ final class BufferedReader: SampleReader {
             throw IIOError(
                 .busy, path: base, errno: EBUSY,
                 "\(service) may poll in_accel_*_raw, which this driver refuses while the buffer is enabled; "
-                    + "the buffer is left to rotation (to keep it, set priority = \"shake\" in [sensor])")
+                    + "the buffer is left to rotation (to keep it, set Priority=shake in [Sensor])")
         }
     }
 

@@ -87,7 +87,7 @@ enum DeviceSharing {
         IIOError(
             .busy, call: call, path: info.syspath, errno: EBUSY,
             "the accelerometer is in use by \(describeUser(of: info)): \(what); screen rotation comes first "
-                + "(to take the sensor from it instead, set priority = \"shake\" in [sensor])")
+                + "(to take the sensor from it instead, set Priority=shake in [Sensor])")
     }
 
     private static func forEachProcess(_ body: (Int32) -> Void) {

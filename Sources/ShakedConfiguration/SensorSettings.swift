@@ -1,7 +1,7 @@
 import TextSafety
 
 extension ShakedSettings {
-    /// `[sensor]`: which accelerometer to read, and how.
+    /// `[Sensor]`: which accelerometer to read, and how.
     public struct Sensor: Sendable, Equatable {
         /// How the sensor is read.
         public enum Mode: String, Sendable, CaseIterable {
@@ -22,14 +22,14 @@ extension ShakedSettings {
             case shake
         }
 
-        /// The accelerometer to use (`device`): its IIO name, label, sysfs name (`iio:device0`), sysfs
+        /// The accelerometer to use (`Device=`): its IIO name, label, sysfs name (`iio:device0`), sysfs
         /// path or device node; nil (an empty string in the file) for the first accelerometer found.
         public var device: String?
-        /// The wanted sampling rate in Hz (`rate`); the device runs at the nearest rate it offers at or above it.
+        /// The wanted sampling rate in Hz (`Rate=`); the device runs at the nearest rate it offers at or above it.
         public var rate: Double
-        /// How to read the sensor (`mode`).
+        /// How to read the sensor (`Mode=`).
         public var mode: Mode
-        /// Rows of a 3×3 matrix that replaces the mount matrix from udev and sysfs (`mount-matrix`); nil
+        /// Rows of a 3×3 matrix that replaces the mount matrix from udev and sysfs (`MountMatrix=`); nil
         /// to use the device's own. Always a rotation or reflection (see ``MountMatrixCheck``).
         public var mountMatrix: [[Double]]?
         /// Who keeps the accelerometer when only one reader can have it (`Priority=`).
@@ -61,7 +61,7 @@ public enum MountMatrixCheck {
     public static func problem(_ rows: [[Double]]) -> String? {
         guard rows.count == 3, rows.allSatisfy({ $0.count == 3 }) else {
             let shape = rows.map { String($0.count) }.joined(separator: ", ")
-            return "must be 3 rows of 3 numbers, such as [[0, 1, 0], [1, 0, 0], [0, 0, 1]]; "
+            return "must be 3 rows of 3 numbers, such as 0, 1, 0; 1, 0, 0; 0, 0, 1; "
                 + "this one has \(rows.count) rows (of \(shape.isEmpty ? "no" : shape) numbers)"
         }
         for (index, row) in rows.enumerated() where !row.allSatisfy(\.isFinite) {

@@ -160,11 +160,11 @@ extension DaemonOptions {
           --config FILE           Read only this configuration file, not /etc/shaked.
           --check-config          Check the configuration (the files shaked would read, or the FILE
                                   given), print the result and exit.
-          --socket PATH           Serve this socket (overrides socket.path).
-          --sensitivity LEVEL     Shake sensitivity: low, medium or high (overrides detector.sensitivity).
+          --socket PATH           Serve this socket (overrides Socket.Path).
+          --sensitivity LEVEL     Shake sensitivity: low, medium or high (overrides Detector.Sensitivity).
           --prompt-timeout SECONDS
-                                  Seconds a prompt may stay open (overrides prompt.timeout).
-          --cooldown SECONDS      Seconds shakes are ignored after a prompt (overrides prompt.cooldown).
+                                  Seconds a prompt may stay open (overrides Prompt.Timeout).
+          --cooldown SECONDS      Seconds shakes are ignored after a prompt (overrides Prompt.Cooldown).
           --log-level LEVEL       Log level: trace, debug, info, notice, warning, error or critical
                                   (overrides Log.Level).
           --version               Show the version.
@@ -175,8 +175,8 @@ extension DaemonOptions {
           --demo                  Use synthetic motion (rest, tremor, walking) instead of a sensor;
                                   io.shaked.Demo.Shake plays a shake.
           --device DEVICE         The accelerometer, by name, label, sysfs path or device node (overrides
-                                  sensor.device).
-          --rate HZ               The sampling rate to ask the sensor for, in Hz (overrides sensor.rate).
+                                  Sensor.Device).
+          --rate HZ               The sampling rate to ask the sensor for, in Hz (overrides Sensor.Rate).
 
         Options take their value as the next argument or after '=' (--socket=PATH).
         """

@@ -2,7 +2,7 @@ import ShakeDetection
 import ShakedConfiguration
 import Synchronization
 
-/// The `[detector]` settings in force; a reload replaces them. The sensor's detector asks it for a
+/// The `[Detector]` settings in force; a reload replaces them. The sensor's detector asks it for a
 /// configuration at the current context user's sensitivity.
 final class DetectorHolder: Sendable {
     private let current: Mutex<ShakedSettings.Detector>

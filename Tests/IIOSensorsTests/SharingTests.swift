@@ -41,7 +41,7 @@ extension DeviceTests {
         let failure = try #require(error)
         #expect(failure.code == .busy, "\(failure)")
         #expect(failure.message.contains("in use by sleep (pid \(holder.process.processIdentifier))"), "\(failure)")
-        #expect(failure.message.contains("priority = \"shake\""), "\(failure)")
+        #expect(failure.message.contains("Priority=shake"), "\(failure)")
         let enable = try String(contentsOfFile: bed.root + "/sys" + fake.devpath + "/buffer/enable", encoding: .utf8)
         #expect(enable.hasPrefix("1"), "the other process's buffer must stay enabled")
 

@@ -9,11 +9,11 @@ Both iio-sensor-proxy and shaked run under iio-exclusivity.c, the kernel's exclu
 
 Checked per case: whether each orientation change reaches monitor-sensor, whether shaked's
 samplesRead grows, and what GetStatus says about the sensor. Expected:
-  - rotation always works with the default priority = "rotation";
+  - rotation always works with the default Priority=rotation;
   - shaked reads wherever the kernel lets two readers share the device; where it does not
     (iio-sensor-proxy buffered, a driver that claims direct mode) shaked reads nothing and its
     status names iio-sensor-proxy;
-  - with priority = "shake" in that case, shaked reads and rotation stops.
+  - with Priority=shake in that case, shaked reads and rotation stops.
 
 Usage (as root, from scripts/test-iio.sh, with the Python of scripts/python-env.sh):
   PYTHON -m shaked_harness.iio_sharing --shim LIB.so --shaked PATH [--case NAME]
@@ -196,7 +196,7 @@ def run_case(case, shim, shaked):
             raise RuntimeError("monitor-sensor saw no accelerometer: %s" % monitor.lines)
         config = os.path.join(directory, "shaked.conf")
         with open(config, "w") as f:
-            f.write('[sensor]\npriority = "%s"\n%s' % (priority, OWN_ACCESS))
+            f.write('[Sensor]\nPriority=%s\n%s' % (priority, OWN_ACCESS))
         with Daemon("--config", config, env=device_env) as daemon:
             app = App(daemon)
             app.context(focused=True, undo="Typing")
@@ -237,7 +237,7 @@ def main():
     parser.add_argument("--case", action="append", help="run only these cases")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
-    import daemon as daemon_module
+    from . import daemon as daemon_module
     daemon_module.SHAKED = os.path.abspath(args.shaked)
     failures = 0
     print("%-30s %-9s %-9s %-8s %s" % ("case", "rotation", "shaked", "samples", "shaked's sensor status"))
