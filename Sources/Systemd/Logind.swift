@@ -44,6 +44,16 @@ public enum Logind {
         return String(cString: state) == "active" ? .active(uid) : .active(nil)
     }
 
+    /// The login session a process belongs to (`sd_pid_get_session`), or nil when it is in none
+    /// (a system service) or logind doesn't run.
+    public static func session(ofProcess pid: Int32) -> String? {
+        guard isRunning else { return nil }
+        var session: UnsafeMutablePointer<CChar>?
+        guard sd_pid_get_session(pid, &session) >= 0, let session else { return nil }
+        defer { free(session) }
+        return String(cString: session)
+    }
+
     /// The seat's user each time it may have changed, starting with the current one
     /// (`sd_login_monitor` on "seat", polled on a thread of its own that sleeps until
     /// logind writes). Without logind the stream yields ``SeatUser/noLogind`` once and finishes.
