@@ -3,6 +3,7 @@ screen reader does: which field has the focus, and the sizes of its insertions a
 The text of an event is never kept."""
 
 import os
+import sys
 
 import gi
 
@@ -44,7 +45,7 @@ class TextWatch(GObject.Object):
 
     def start(self):
         for event in ("object:state-changed:focused", "object:text-changed:insert", "object:text-changed:delete",
-                      "window:deactivate"):
+                      "window:deactivate", "window:activate"):
             self.listener.register(event)
 
     def _on_event(self, event):
@@ -54,6 +55,8 @@ class TextWatch(GObject.Object):
             pass  # the object went away while we looked at it (a window closing)
 
     def _handle(self, event):
+        if os.environ.get("SHAKE_AGENT_DEBUG"):
+            print("event", event.type, event.detail1, event.detail2, file=sys.stderr)
         source = event.source
         if source is None:
             return
@@ -65,11 +68,26 @@ class TextWatch(GObject.Object):
             if event.detail1:
                 self._focus(source, pid)
         elif kind.startswith("object:text-changed"):
-            if self.field is not None and source == self.field.accessible and event.detail2 > 0:
-                self.emit("edit", kind.startswith("object:text-changed:insert"), event.detail2)
+            if event.detail2 <= 0:
+                return
+            if self.field is None or source != self.field.accessible:
+                # GTK 4 does not always say when a field takes the focus: the field being typed into does.
+                if self.holding or not self._is_focused_text(source):
+                    return
+                self._set(Field(source, pid, source.get_application().get_name() or "app"))
+            self.emit("edit", kind.startswith("object:text-changed:insert"), event.detail2)
         elif kind.startswith("window:deactivate"):
             if self.field is not None and pid == self.field.pid and not self.holding:
                 self._set(None)
+        elif kind.startswith("window:activate"):
+            if self.field is not None and pid != self.field.pid:
+                self._set(None)  # another app: what could be undone was the other app's
+
+    @staticmethod
+    def _is_focused_text(source):
+        states = source.get_state_set()
+        return (source.get_role() in TEXT_ROLES and states.contains(Atspi.StateType.EDITABLE)
+                and states.contains(Atspi.StateType.FOCUSED))
 
     def _focus(self, source, pid):
         if source.get_role() in TEXT_ROLES and source.get_state_set().contains(Atspi.StateType.EDITABLE):
