@@ -94,11 +94,10 @@ class Agent:
 
     def result(self):
         """The result the agent shows after an undo ("Removed “world”"), or None."""
-        app = application_of(self.process.pid)
-        for node in (accessible_tree(app) if app else ()):
-            if node.getRoleName() == "label" and node.name and node.name[:1] != "" and self.find("dialog") is None:
-                return node.name
-        return None
+        if self.find("dialog") is not None:
+            return None
+        label = self.find("label")
+        return label.name if label is not None else None
 
 
 def focused(node):
