@@ -124,6 +124,10 @@ class StandIn:
                 focused = False
             if not focused and waited[0] < GIVE_UP_MS:
                 return True
+            if not focused:  # the person went elsewhere: the key would reach another window
+                self.watch.holding = False
+                self._report(intent, words.WORDS[words.language()]["unchanged"])
+                return False
             self.performing = (intent, operation, field.text(), field)
             problem = key_sender.send(operation)
             if problem:
