@@ -9,7 +9,9 @@
 #  5. with the Swift toolchain's directory hidden (a mount namespace with an empty directory over it),
 #     the installed shaked checks its configuration and serves the --demo flow to the Python varlink
 #     client and the installed shakectl, and shakectl sensors lists umockdev's fake accelerometer;
-#  6. dpkg -r keeps the configuration, dpkg --purge removes every file the package and its scripts
+#  6. the installed shake-agent starts under Xvfb against the installed shaked and registers; its user
+#     unit passes systemd-analyze --user verify;
+#  7. dpkg -r keeps the configuration, dpkg --purge removes every file the package and its scripts
 #     made (the file lists before and after are compared), and dpkg and apt still find the system sound.
 #
 #   scripts/test-package.sh          # as root; skipped otherwise (it installs and purges a package)
@@ -34,6 +36,11 @@ fi
 
 scripts/ensure-packages.sh dpkg-dev debhelper lintian binutils pkg-config systemd udev umockdev python3 util-linux
 python3 -c "import varlink" 2>/dev/null || python3 -m pip install -q varlink
+# The agent's Recommends, and a display for starting it (Tests/package/agent_start.py); the package
+# ships Debian's python3 a copy of the varlink client, taken from Debian's python3 here.
+scripts/ensure-packages.sh python3-gi gir1.2-gtk-4.0 gir1.2-adw-1 gir1.2-atspi-2.0 at-spi2-core xdotool wtype \
+    xvfb openbox dbus python3-pyatspi python3-pip
+/usr/bin/python3 -c "import varlink" 2>/dev/null || /usr/bin/python3 -m pip install -q --break-system-packages varlink
 
 step() { echo "== test-package: $*"; }
 fail() {
@@ -143,6 +150,17 @@ SHAKED_BINARY=/usr/bin/shaked timeout --kill-after=10 300 unshare --mount --prop
     cat "$3"
 ' hide-toolchain "$work/empty" "$toolchain" "$work/sensors.txt" </dev/null || fail "the installed executables failed without the toolchain"
 grep -q "fake_accel" "$work/sensors.txt" || fail "shakectl sensors did not list umockdev's fake accelerometer"
+
+step "the installed agent starts and registers"
+dpkg -L shaked | grep -qx /usr/bin/shake-agent || fail "the package does not hold /usr/bin/shake-agent"
+userunit=$(pkg-config --variable=systemduserunitdir systemd)/shake-agent.service
+dpkg -L shaked | grep -qx "$userunit" || fail "the package does not hold $userunit"
+verify=$(XDG_RUNTIME_DIR=$(mktemp -d -p "$work") systemd-analyze --user verify "$userunit" 2>&1) ||
+    fail "systemd-analyze --user verify: $verify"
+[ -z "$verify" ] || fail "systemd-analyze --user verify warns: $verify"
+dpkg -L shaked | grep -qx /etc/xdg/autostart/shake-agent.desktop || fail "the package has no XDG autostart file"
+timeout --kill-after=5 120 /usr/bin/python3 -B Tests/package/agent_start.py 2>&1 | grep -v "dbind-WARNING" ||
+    fail "the installed shake-agent did not start and register"
 
 step "dpkg -r keeps the configuration; dpkg --purge removes everything"
 dpkg -r shaked
