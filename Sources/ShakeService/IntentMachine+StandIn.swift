@@ -8,7 +8,7 @@ extension IntentMachine {
     /// belonging to the agent's user and session):
     /// - only the registered agent, by its token and user;
     /// - only while the agent's user may hold the context (the seat's active user, or anyone the
-    ///   access policy allows when logind is absent);
+    ///   access policy allows when logind is absent), and has "apps that don't take part" on;
     /// - an app with a subscription of its own always wins: ``VarlinkError/takesPart``;
     /// - one stand-in at a time: another pid or app replaces it, cancelling its open prompt.
     ///
@@ -19,6 +19,7 @@ extension IntentMachine {
     ) throws(VarlinkError) -> (token: String, actions: [IntentAction]) {
         guard let agent, agent.token == agentToken, agent.uid == uid else { throw .unknownToken }
         guard mayHoldContext, seatAllows(uid) else { throw .notAllowed("stand-in") }
+        guard preferences(uid: uid).standIn else { throw .notAllowed("stand-in-off") }
         guard !subscribers.values.contains(where: { !$0.isStandIn && $0.pid == pid }) else { throw .takesPart }
         var actions: [IntentAction] = []
         if let current = standInToken, let old = subscribers[current], old.pid != pid || old.app != app {

@@ -137,8 +137,11 @@ public struct IntentMachine: Sendable {
     }
 
     /// Whether a stand-in's app has a subscription of its own: an app that takes part always wins.
+    /// A stand-in also drops out while its user has "apps that don't take part" off.
     func isOutranked(_ subscriber: Subscriber) -> Bool {
-        subscriber.isStandIn && subscribers.values.contains { !$0.isStandIn && $0.pid == subscriber.pid }
+        guard subscriber.isStandIn else { return false }
+        return !preferences(uid: subscriber.uid).standIn
+            || subscribers.values.contains { !$0.isStandIn && $0.pid == subscriber.pid }
     }
 
     /// Whether a subscriber's user may hold the current context now.

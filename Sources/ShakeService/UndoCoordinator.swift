@@ -172,7 +172,7 @@ public actor UndoCoordinator {
             "preferences changed",
             metadata: [
                 "peer": "\(peer)", "shakeToUndo": "\(new.shakeToUndo)",
-                "sensitivity": "\(new.sensitivity?.rawValue ?? "default")",
+                "sensitivity": "\(new.sensitivity?.rawValue ?? "default")", "standIn": "\(new.standIn)",
             ])
         apply([])
         return (new.wire(defaultSensitivity: settings.sensitivity), (machine.preferences, preferenceGeneration))

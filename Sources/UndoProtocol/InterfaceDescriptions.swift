@@ -186,7 +186,12 @@ public enum InterfaceDescriptions {
       shakeToUndo: bool,
       # How firm a shake must be: "low" (a firm shake), "medium" or "high" (a gentle one). The
       # configured detector.sensitivity until the user chooses.
-      sensitivity: string
+      sensitivity: string,
+      # "Apps that don't take part": whether the session's agent may stand in for this user's apps
+      # that don't take part themselves (StandIn). On by default, as shake to undo works in every
+      # text field on iOS. While off, StandIn fails with NotAllowed("stand-in-off") and a stand-in
+      # holds no context. Shake to Undo off covers stand-ins too.
+      standIn: bool
     )
 
     # The caller's own preferences (by its user id from SO_PEERCRED; no user can read another's).
@@ -196,7 +201,7 @@ public enum InterfaceDescriptions {
     # root. The daemon writes them to its state directory ($STATE_DIRECTORY, else /var/lib/shaked)
     # before it replies, so a change survives a restart, a crash and a reboot; NotSaved says when it
     # could not. Replies with the preferences now in force.
-    method SetPreferences(shakeToUndo: ?bool, sensitivity: ?string) -> (preferences: Preferences)
+    method SetPreferences(shakeToUndo: ?bool, sensitivity: ?string, standIn: ?bool) -> (preferences: Preferences)
 
     # Streams shakes and intent outcomes (call with "more"); needs the "monitor" permission.
     # The first reply, of kind "started", confirms the monitor is registered.
@@ -232,6 +237,8 @@ public enum InterfaceDescriptions {
     #   otherwise NotAllowed("stand-in");
     # - only for a process of the agent's own user and, with logind, of the agent's own
     #   session; otherwise NotAllowed("stand-in-session");
+    # - only while the agent's user has "apps that don't take part" on (Preferences.standIn);
+    #   otherwise NotAllowed("stand-in-off");
     # - an app that takes part wins: when pid has a subscription of its own the call fails
     #   with TakesPart, and a stand-in never holds the context while one exists.
     # The agent never sends the app's text: only action names ("Typing", "Delete", "Paste").

@@ -105,6 +105,19 @@ import UndoProtocol
         #expect(machine.open == nil)
     }
 
+    @Test("the person's switches: \"apps that don't take part\" off refuses and drops the stand-in; Shake to Undo off stops the sensor for it")
+    func preferences() throws {
+        var machine = machine()
+        _ = try standIn(&machine)
+        #expect(machine.wantsSensor)
+        machine.setPreferences(UserPreferences(standIn: false), uid: Self.agentUID)
+        #expect(machine.currentContext == nil && !machine.wantsSensor, "the stand-in holds no context")
+        #expect(throws: VarlinkError.notAllowed("stand-in-off")) { try standIn(&machine) }
+        machine.setPreferences(UserPreferences(shakeToUndo: false), uid: Self.agentUID)
+        _ = try standIn(&machine)
+        #expect(machine.currentContext?.isStandIn == true && !machine.wantsSensor, "Shake to Undo off covers it too")
+    }
+
     @Test("the stand-in goes with its agent")
     func agentLeaves() throws {
         var machine = machine()
