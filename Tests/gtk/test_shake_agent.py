@@ -181,6 +181,47 @@ class TextEditorTest(AgentTestCase):
         self.assertIn("cancelled detail=contextChanged", self.daemon.output())
         self.assertEqual(self.editor.text(), "hello world")
 
+    def test_the_switch_for_apps_that_dont_take_part_keeps_the_agent_out(self):
+        # The person turns it off in shake-notes' menu; the agent then leaves GNOME Text Editor alone.
+        notes = NotesApp(desktop, self.daemon)
+        try:
+            notes.press_menu_button()
+            item = wait_for(lambda: notes.find("menu item", "In Apps That Don't Take Part"), 10, "the menu's switch")
+            item.queryAction().doAction(0)
+            wait_for(lambda: not self.calls.GetPreferences()["preferences"]["standIn"], 10, "the switch off in shaked")
+        finally:
+            notes.stop()
+        self.editor.type("hello world")
+        wait_for(lambda: "stand-in-off" in self.agent.output(), 10, "shaked to refuse the agent's StandIn")
+        status = self.status()
+        self.assertNotEqual(status.get("currentApp"), EDITOR_ID)
+        self.assertFalse(status["sensorActive"], "no app in context: the sensor stays off")
+
+
+@unittest.skipIf(shutil.which("mousepad") is None, "needs mousepad (scripts/test.sh installs it)")
+class Gtk3EditorTest(AgentTestCase):
+    """A second toolkit: Mousepad is GTK 3, whose accessibility goes through ATK and its AT-SPI bridge."""
+
+    def setUp(self):
+        super().setUp()
+        from text_editor import MOUSEPAD, TextEditor
+        self.editor = TextEditor(desktop, command=MOUSEPAD)
+
+    def tearDown(self):
+        self.editor.stop()
+        super().tearDown()
+
+    def test_undo_typing_in_a_gtk3_editor(self):
+        self.editor.type("hello world")
+        wait_for(lambda: self.status().get("currentApp") == "org.shaked.StandIn.mousepad", 10,
+                 "the agent to stand in for Mousepad")
+        self.assertEqual(self.prompt_after_shake(), ("Undo Typing", ["Cancel", "Undo"]))
+        self.agent.press("Undo")
+        self.agent.wait_closed()
+        wait_for(lambda: self.editor.text() == "hello", 10, "Mousepad's own undo of the last word")
+        self.assertEqual(wait_for(self.agent.result, 10, "the result shown"), "Removed “world”")
+        wait_for(self.editor.has_focus, 10, "the focus back in Mousepad's field")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,5 +1,6 @@
 """The agent standing in for GNOME Text Editor on Wayland, as on a phone running Phosh: headless phoc,
-Wayland GTK, keys through the virtual keyboard protocol (wtype), the screen read through AT-SPI."""
+Wayland GTK, keys through the virtual keyboard protocol (wtype), the screen read through AT-SPI.
+Run it in a process of its own (scripts/test.sh does): pyatspi keeps the first session bus it saw."""
 
 import shutil
 import unittest

@@ -1,4 +1,5 @@
-"""GNOME Text Editor (GTK 4), an app that knows nothing of shaked, read through AT-SPI."""
+"""Text editors that know nothing of shaked, read through AT-SPI: GNOME Text Editor (GTK 4) and
+Mousepad (GTK 3)."""
 
 import os
 import subprocess
@@ -8,19 +9,24 @@ from agent_app import accessible_tree, application_of, focused
 from desktop import wait_for
 
 
-class TextEditor:
-    """`gnome-text-editor --standalone` with a home of its own (it restores unsaved text from its
-    last run otherwise); waits until its text field is on the accessibility bus."""
+GNOME_TEXT_EDITOR = ["gnome-text-editor", "--standalone"]
+MOUSEPAD = ["mousepad", "--disable-server"]
 
-    def __init__(self, desktop, env=None):
+
+class TextEditor:
+    """`gnome-text-editor --standalone` (or another editor's command) with a home of its own (it
+    restores unsaved text from its last run otherwise); waits until its text field is on the
+    accessibility bus."""
+
+    def __init__(self, desktop, env=None, command=GNOME_TEXT_EDITOR):
         self.desktop = desktop
         self.home = tempfile.mkdtemp(prefix="shaked-editor-", dir=desktop.dir)
         own = {name: os.path.join(self.home, name.lower()) for name in
                ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME")}
         self.log = open(os.path.join(self.home, "editor.log"), "w")
-        self.process = subprocess.Popen(["gnome-text-editor", "--standalone"], stdout=self.log,
+        self.process = subprocess.Popen(command, stdout=self.log,
                                         stderr=subprocess.STDOUT, env=dict(os.environ, **own, **(env or {})))
-        wait_for(self.field, 30, "GNOME Text Editor's text field")
+        wait_for(self.field, 30, "%s's text field" % command[0])
 
     def stop(self):
         self.process.terminate()

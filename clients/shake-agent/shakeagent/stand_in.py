@@ -37,6 +37,7 @@ class StandIn:
     def _on_field(self, _watch, field):
         if field is not self.last_field and self.performing is None:
             self.history.clear()  # another field or app: nothing here to undo yet
+            self.allowed = True  # the person may have turned "apps that don't take part" back on
         self.last_field = field or self.last_field if self.watch.holding else field
         self._declare()
 
