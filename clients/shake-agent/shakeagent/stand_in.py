@@ -31,6 +31,7 @@ class StandIn:
         watch.connect("edit", self._on_edit)
         link.connect("stand-in-event", self._on_event)
         link.connect("connected", lambda *_: self._reconnected())
+        link.connect("disconnected", lambda *_: self._abandon())
 
     # What the field does
 
@@ -47,6 +48,14 @@ class StandIn:
             return
         self.history.record(inserted, length)
         self._declare()
+
+    def _abandon(self):
+        """shaked went away: an intent it had open is gone with it."""
+        self.watch.holding = False
+        if self.settle is not None:
+            GLib.source_remove(self.settle)
+            self.settle = None
+        self.performing = None
 
     def _reconnected(self):
         self.token, self.declared, self.allowed = None, None, True
