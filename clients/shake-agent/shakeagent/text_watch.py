@@ -10,21 +10,10 @@ import gi
 gi.require_version("Atspi", "2.0")
 from gi.repository import Atspi, GLib, GObject  # noqa: E402
 
-TEXT_ROLES = {Atspi.Role.TEXT, Atspi.Role.ENTRY, Atspi.Role.PARAGRAPH, Atspi.Role.DOCUMENT_TEXT,
-              Atspi.Role.PASSWORD_TEXT}
+from .field import Field  # noqa: E402
 
-
-class Field:
-    """The focused field: its accessible object, and its app's process and name."""
-
-    def __init__(self, accessible, pid, app_name):
-        self.accessible, self.pid, self.app_name = accessible, pid, app_name
-
-    def text(self):
-        return Atspi.Text.get_text(self.accessible, 0, -1)
-
-    def focused(self):
-        return self.accessible.get_state_set().contains(Atspi.StateType.FOCUSED)
+# Password fields are left alone: nothing of them is followed, read or undone.
+TEXT_ROLES = {Atspi.Role.TEXT, Atspi.Role.ENTRY, Atspi.Role.PARAGRAPH, Atspi.Role.DOCUMENT_TEXT}
 
 
 class TextWatch(GObject.Object):
