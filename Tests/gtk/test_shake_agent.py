@@ -223,5 +223,31 @@ class Gtk3EditorTest(AgentTestCase):
         wait_for(self.editor.has_focus, 10, "the focus back in Mousepad's field")
 
 
+@unittest.skipIf(shutil.which("featherpad") is None, "needs featherpad (scripts/test.sh installs it)")
+class QtEditorTest(AgentTestCase):
+    """A third toolkit: FeatherPad is Qt 5, on the accessibility bus through Qt's own AT-SPI bridge."""
+
+    def setUp(self):
+        super().setUp()
+        from text_editor import FEATHERPAD, TextEditor, qt_accessible
+        self.editor = TextEditor(desktop, command=FEATHERPAD, env=qt_accessible())
+
+    def tearDown(self):
+        self.editor.stop()
+        super().tearDown()
+
+    def test_undo_typing_in_a_qt_editor(self):
+        self.editor.type("hello world")
+        wait_for(lambda: self.status().get("currentApp") == "org.shaked.StandIn.FeatherPad", 10,
+                 "the agent to stand in for FeatherPad")
+        self.assertEqual(self.prompt_after_shake(), ("Undo Typing", ["Cancel", "Undo"]))
+        self.agent.press("Undo")
+        self.agent.wait_closed()
+        # Qt undoes a run of typing at once, where GTK undoes it a word at a time.
+        wait_for(lambda: self.editor.text() == "", 10, "FeatherPad's own undo of the typing")
+        self.assertEqual(wait_for(self.agent.result, 10, "the result shown"), "Removed “hello world”")
+        wait_for(self.editor.has_focus, 10, "the focus back in FeatherPad's field")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,5 +1,5 @@
-"""Text editors that know nothing of shaked, read through AT-SPI: GNOME Text Editor (GTK 4) and
-Mousepad (GTK 3)."""
+"""Text editors that know nothing of shaked, read through AT-SPI: GNOME Text Editor (GTK 4),
+Mousepad (GTK 3) and FeatherPad (Qt 5)."""
 
 import os
 import subprocess
@@ -11,6 +11,19 @@ from desktop import wait_for
 
 GNOME_TEXT_EDITOR = ["gnome-text-editor", "--standalone"]
 MOUSEPAD = ["mousepad", "--disable-server"]
+FEATHERPAD = ["featherpad"]
+
+
+def qt_accessible():
+    """What Qt 5 needs to join the accessibility bus: to be told to, and the bus's address. Asked for
+    the address itself (org.a11y.Bus.GetAddress), Qt 5.15 lost the race with its own connection in
+    most starts here ("Error in contacting registry: Not connected to D-Bus server")."""
+    from gi.repository import Gio, GLib
+    bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+    address = bus.call_sync("org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress", None,
+                            GLib.VariantType("(s)"), Gio.DBusCallFlags.NONE, 10000, None).unpack()[0]
+    return {"QT_LINUX_ACCESSIBILITY_ALWAYS_ON": "1", "QT_ACCESSIBILITY": "1", "QT_QPA_PLATFORM": "xcb",
+            "AT_SPI_BUS_ADDRESS": address}
 
 
 class TextEditor:
