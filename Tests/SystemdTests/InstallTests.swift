@@ -38,16 +38,27 @@ import Testing
 
     static let expected = [
         "etc/shaked/shaked.conf",
+        "etc/xdg/autostart/shake-agent.desktop",
+        "usr/bin/shake-agent",
         "usr/bin/shakectl",
         "usr/bin/shaked",
         "usr/lib/systemd/system/shaked.service",
         "usr/lib/systemd/system/shaked.socket",
+        "usr/lib/systemd/user/shake-agent.service",
         "usr/lib/sysusers.d/shaked.conf",
         "usr/lib/udev/rules.d/60-shaked.rules",
+        "usr/share/shaked/agent/shake-agent",
         "usr/share/shaked/install-manifest",
         "usr/share/varlink/io.shaked.Demo.varlink",
         "usr/share/varlink/io.shaked.Undo.varlink",
-    ]
+    ] + agentModules
+
+    /// The agent's Python modules, as the repository has them (clients/shake-agent/shakeagent).
+    static var agentModules: [String] {
+        let folder = TestPaths.packageRoot.appendingPathComponent("clients/shake-agent/shakeagent")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".py") }.map { "usr/share/shaked/agent/shakeagent/\($0)" }
+    }
 
     func run(_ arguments: [String]) throws -> ProcessResult {
         var environment = ProcessInfo.processInfo.environment
@@ -62,7 +73,7 @@ import Testing
         let destdir = try TestPaths.temporaryDirectory()
         let install = try run(["--destdir", destdir.path, "--bin-dir", bin.path])
         #expect(install.status == 0, "\(install.stderr)")
-        #expect(Self.files(under: destdir) == Self.expected)
+        #expect(Self.files(under: destdir) == Self.expected.sorted())
 
         let service = try String(
             contentsOf: destdir.appendingPathComponent("usr/lib/systemd/system/shaked.service"), encoding: .utf8)
@@ -171,7 +182,7 @@ import Testing
         #expect(install.status == 0, "\(install.stderr)")
         let debugFiles = ids.map { "usr/lib/debug/.build-id/\($0.prefix(2))/\($0.dropFirst(2)).debug" }
         let expected = Self.expected.map {
-            $0.replacingOccurrences(of: "usr/lib/systemd/", with: "lib/systemd/")
+            $0.replacingOccurrences(of: "usr/lib/systemd/system/", with: "lib/systemd/system/")
                 .replacingOccurrences(of: "usr/lib/udev/", with: "lib/udev/")
         }
         #expect(Self.files(under: destdir) == (expected + debugFiles).sorted())
