@@ -61,7 +61,7 @@ class WaylandTextEditorTest(unittest.TestCase):
             raise AssertionError("%s\n-- shaked said:\n%s\n-- shake-agent said:\n%s"
                                  % (e, self.daemon.output()[-3000:], self.agent.output()[-3000:])) from None
 
-    def test_undo_typing_through_the_virtual_keyboard(self):
+    def test_undo_then_redo_through_the_virtual_keyboard(self):
         self.type("hello world")
         self.assertEqual(self.prompt_after_shake(), ("Undo Typing", ["Cancel", "Undo"]))
         self.agent.press("Undo")
@@ -69,6 +69,19 @@ class WaylandTextEditorTest(unittest.TestCase):
         wait_for(lambda: self.editor.text() == "hello", 10, "the editor's own undo (Ctrl+Z through wtype)")
         wait_for(self.editor.has_focus, 10, "the focus back in the editor's field")
         wait_for(lambda: "result reported" in self.daemon.output(), 10, "the result reported to shaked")
+
+        # Redo, with Ctrl+Y through the virtual keyboard (docs/agent.md: why not Ctrl+Shift+Z).
+        def ready():
+            s = self.calls.GetStatus()["status"]
+            return (s.get("openIntent") is None and s["sensorActive"] and s.get("currentApp") == EDITOR_ID
+                    and (s.get("lastShakeAgo") or 0) >= 2.0)
+        wait_for(ready, 10, "shaked ready for another shake")
+        import time
+        time.sleep(0.5)  # the cooldown (0.2 s) after the intent, with room
+        self.assertEqual(self.prompt_after_shake(), ("Undo Typing", ["Cancel", "Undo", "Redo"]))
+        self.agent.press("Redo")
+        self.agent.wait_closed()
+        wait_for(lambda: self.editor.text() == "hello world", 10, "the editor's own redo (Ctrl+Y through wtype)")
 
     def test_cancel_leaves_the_text(self):
         self.type("hello world")

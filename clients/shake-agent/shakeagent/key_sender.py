@@ -1,5 +1,5 @@
-"""Sends the toolkit's standard undo and redo keys (Ctrl+Z, Ctrl+Shift+Z) to the focused window:
-XTest through xdotool on X11, the virtual keyboard protocol through wtype on Wayland."""
+"""Sends the toolkit's standard undo and redo keys to the focused window: Ctrl+Z, and Ctrl+Shift+Z
+through XTest (xdotool) on X11 or Ctrl+Y through the virtual keyboard protocol (wtype) on Wayland."""
 
 import os
 import subprocess
@@ -16,9 +16,10 @@ def command(operation, server=None):
     server = server or display_server()
     if server == "wayland":
         # -k (type a key) does not reach GTK with the modifier held; press and release it instead.
-        shift = ["-M", "shift"] if operation == "redo" else []
-        unshift = ["-m", "shift"] if operation == "redo" else []
-        return ["wtype", "-M", "ctrl", *shift, "-P", "z", "-s", "50", "-p", "z", *unshift, "-m", "ctrl"]
+        # wtype's keymap has one level per key, so Shift+Z arrives as Shift+z and GTK 4 does not take
+        # it for Ctrl+Shift+Z; redo is Ctrl+Y there, GTK's and Qt's other redo key.
+        key = "y" if operation == "redo" else "z"
+        return ["wtype", "-M", "ctrl", "-P", key, "-s", "50", "-p", key, "-m", "ctrl"]
     return ["xdotool", "key", "--clearmodifiers", "ctrl+shift+z" if operation == "redo" else "ctrl+z"]
 
 
