@@ -235,8 +235,9 @@ public enum InterfaceDescriptions {
     # - only while the agent's user may hold the current context: the user of the active
     #   session on the seat (logind), or without logind whom [access] context-* allows;
     #   otherwise NotAllowed("stand-in");
-    # - only for a process of the agent's own user and, with logind, of the agent's own
-    #   session; otherwise NotAllowed("stand-in-session");
+    # - only for a process of the agent's own user and, with logind, acting in the agent's own
+    #   session (its own session, else its user's graphical session for a process of the
+    #   user's service manager); otherwise NotAllowed("stand-in-session");
     # - only while the agent's user has "apps that don't take part" on (Preferences.standIn);
     #   otherwise NotAllowed("stand-in-off");
     # - an app that takes part wins: when pid has a subscription of its own the call fails
