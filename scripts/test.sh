@@ -42,6 +42,7 @@ run_step 15 "GTK tests" /usr/bin/python3 -W ignore::ResourceWarning -m unittest 
 # The session's prompt agent (clients/shake-agent) with shake-notes, GNOME Text Editor, Mousepad (GTK 3)
 # and FeatherPad (Qt 5) under X11, then under headless phoc (Wayland). Each in a process of its own: pyatspi keeps the
 # session bus it found when first imported.
+run_step 5 "agent naming" /usr/bin/python3 -W ignore::ResourceWarning -m unittest discover -s Tests/gtk -p "test_agent_words.py"
 run_step 15 "agent tests (X11)" /usr/bin/python3 -W ignore::ResourceWarning -m unittest discover -s Tests/gtk -p "test_shake_agent.py"
 run_step 15 "agent tests (Wayland)" /usr/bin/python3 -W ignore::ResourceWarning -m unittest discover -s Tests/gtk -p "test_shake_agent_wayland.py"
 # Hostile and well-behaved clients at once.
