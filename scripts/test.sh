@@ -39,9 +39,9 @@ run_step 20 "Swift tests" swift test --skip-build --skip IIOSensorsTests
 run_step 15 "Python varlink tests" python3 -W ignore::ResourceWarning -m unittest discover -s Tests/python
 # The GTK 4 notes app (clients/gtk-notes) as a person uses it: Xvfb, xdotool, AT-SPI.
 run_step 15 "GTK tests" /usr/bin/python3 -W ignore::ResourceWarning -m unittest discover -s Tests/gtk -p "test_shake_notes.py"
-# The session's prompt agent (clients/shake-agent) with shake-notes, GNOME Text Editor, Mousepad (GTK 3)
-# and FeatherPad (Qt 5) under X11, then under headless phoc (Wayland). Each in a process of its own: pyatspi keeps the
-# session bus it found when first imported.
+# The session's prompt agent (clients/shake-agent): its naming with no display; then with shake-notes,
+# GNOME Text Editor, Mousepad (GTK 3) and FeatherPad (Qt 5) under X11, and under headless phoc (Wayland).
+# Each in a process of its own: pyatspi keeps the session bus it found when first imported.
 run_step 5 "agent naming" /usr/bin/python3 -W ignore::ResourceWarning -m unittest discover -s Tests/gtk -p "test_agent_words.py"
 run_step 15 "agent tests (X11)" /usr/bin/python3 -W ignore::ResourceWarning -m unittest discover -s Tests/gtk -p "test_shake_agent.py"
 run_step 15 "agent tests (Wayland)" /usr/bin/python3 -W ignore::ResourceWarning -m unittest discover -s Tests/gtk -p "test_shake_agent_wayland.py"
