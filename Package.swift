@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// How release builds of the daemon are linked, for a resident footprint in the class of the daemons beside it
-/// (README.md, "Daemon benchmarks"). The kernel maps an executable's pages 64 KiB at a time around each page touched,
+/// (docs/performance.md). The kernel maps an executable's pages 64 KiB at a time around each page touched,
 /// so what counts is how many places the daemon's code runs in, not how much code there is:
 /// - lld places the functions the daemon runs first and side by side, in the order of
 ///   `Sources/shaked/Linking/shaked.order` (made by `scripts/order-file.py`; a function missing from it still links,

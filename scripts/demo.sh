@@ -19,7 +19,22 @@ socket="$dir/io.shaked.Undo"
 # Preferences (shakectl preferences) stay in the demo's folder, not /var/lib/shaked.
 STATE_DIRECTORY="$dir/state" "$bin/shaked" --demo --socket "$socket" 2>"$dir/shaked.log" &
 daemon=$!
-trap 'kill $daemon 2>/dev/null; wait $daemon 2>/dev/null || true; echo "daemon log: $dir/shaked.log"' EXIT
+# Cleanup must not depend on the daemon being alive: it may have been killed, or have failed, before
+# the app quits. Under `set -e` a failing `kill` in the trap would end the script there, with status 1
+# and no log line, so every step here tolerates a daemon that is gone, and the script keeps the app's status.
+stop_daemon() {
+    local status=$?
+    if kill "$daemon" 2>/dev/null; then
+        wait "$daemon" 2>/dev/null || true
+    else
+        local daemon_status=0
+        wait "$daemon" 2>/dev/null || daemon_status=$?
+        echo "shaked had already stopped (exit status $daemon_status)" >&2
+    fi
+    echo "daemon log: $dir/shaked.log"
+    exit "$status"
+}
+trap stop_daemon EXIT
 for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.1; done
 [ -S "$socket" ] || { cat "$dir/shaked.log" >&2; echo "error: shaked did not start" >&2; exit 1; }
 

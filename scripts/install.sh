@@ -40,8 +40,10 @@ Installs (default) or uninstalls shaked. Paths below are as on the target system
 
 Installed, relative to PREFIX (a manifest at share/shaked/install-manifest lists each file,
 and uninstall removes exactly those, then the directories the install created):
-  bin/shaked, bin/shakectl
-  lib/systemd/system/shaked.service    (ExecStart= points at PREFIX/bin/shaked; see --unitdir)
+  sbin/shaked                          (the daemon, run by systemd, and by an administrator to
+                                       check the configuration, as iio-sensor-proxy and sshd are)
+  bin/shakectl
+  lib/systemd/system/shaked.service    (ExecStart= points at PREFIX/sbin/shaked; see --unitdir)
   lib/systemd/system/shaked.socket
   lib/udev/rules.d/60-shaked.rules     (see --udevdir)
   lib/sysusers.d/shaked.conf           (the system user and group "shaked")
@@ -49,6 +51,7 @@ and uninstall removes exactly those, then the directories the install created):
   bin/shake-agent, share/shaked/agent/   the session's prompt agent (clients/shake-agent; docs/agent.md)
   lib/systemd/user/shake-agent.service  (its user unit; see --userunitdir)
   SYSCONFDIR/xdg/autostart/shake-agent.desktop  (for sessions without systemd)
+  share/man/man1/shakectl.1, share/man/man5/shaked.conf.5, share/man/man8/shaked.8
   lib/debug/.build-id/NN/REST.debug    (with --strip: the executables' debug information)
   SYSCONFDIR/shaked/shaked.conf        (never overwritten; kept on uninstall when edited)
 EOF
@@ -206,17 +209,18 @@ split_debug() {
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-sed -e "s|^ExecStart=/usr/bin/shaked|ExecStart=$prefix/bin/shaked|" \
+sed -e "s|^ExecStart=/usr/sbin/shaked|ExecStart=$prefix/sbin/shaked|" \
     -e "s|file:///usr/share/varlink/|file://$prefix/share/varlink/|" systemd/shaked.service >"$work/shaked.service"
-grep -q "^ExecStart=$prefix/bin/shaked\$" "$work/shaked.service" || {
-    echo "error: systemd/shaked.service has no ExecStart=/usr/bin/shaked line to point at $prefix/bin" >&2
+grep -q "^ExecStart=$prefix/sbin/shaked\$" "$work/shaked.service" || {
+    echo "error: systemd/shaked.service has no ExecStart=/usr/sbin/shaked line to point at $prefix/sbin" >&2
     exit 1
 }
 
-put 0755 "$bindir_in/shaked" "$prefix/bin/shaked"
+put 0755 "$bindir_in/shaked" "$prefix/sbin/shaked"
 put 0755 "$bindir_in/shakectl" "$prefix/bin/shakectl"
 if [ "$strip" = 1 ]; then
-    for exe in shaked shakectl; do split_debug "$prefix/bin/$exe"; done
+    split_debug "$prefix/sbin/shaked"
+    split_debug "$prefix/bin/shakectl"
 fi
 put 0644 "$work/shaked.service" "$unitdir/shaked.service"
 put 0644 systemd/shaked.socket "$unitdir/shaked.socket"
@@ -224,6 +228,11 @@ put 0644 systemd/60-shaked.rules "$udevdir/rules.d/60-shaked.rules"
 put 0644 systemd/sysusers.conf "$prefix/lib/sysusers.d/shaked.conf"
 put 0644 Sources/UndoProtocol/io.shaked.Undo.varlink "$prefix/share/varlink/io.shaked.Undo.varlink"
 put 0644 Sources/UndoProtocol/io.shaked.Demo.varlink "$prefix/share/varlink/io.shaked.Demo.varlink"
+# The man pages, as written (docs/man: mdoc, shakectl.1 made by scripts/generate-manual.sh); a
+# package's dh_compress compresses them.
+put 0644 docs/man/shakectl.1 "$prefix/share/man/man1/shakectl.1"
+put 0644 docs/man/shaked.conf.5 "$prefix/share/man/man5/shaked.conf.5"
+put 0644 docs/man/shaked.8 "$prefix/share/man/man8/shaked.8"
 
 # The session's prompt agent: Python, run by Debian's python3 without writing bytecode beside itself.
 agent="$prefix/share/shaked/agent"

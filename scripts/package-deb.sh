@@ -71,7 +71,7 @@ export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/n
 
 if [ -z "$bin_dir" ]; then
     [ "$arch" = "$(dpkg --print-architecture)" ] || {
-        echo "error: --arch $arch differs from this machine's; build with a Swift SDK and pass --bin-dir (README.md)" >&2
+        echo "error: --arch $arch differs from this machine's; build with a Swift SDK and pass --bin-dir (docs/packaging.md)" >&2
         exit 2
     }
     build=(scripts/build-release.sh)

@@ -3,7 +3,9 @@
 #  1. scripts/package-deb.sh builds it (one release build, reused by every step below);
 #  2. the executables need only libraries that Debian packages provide (and not libiio, which shaked
 #     loads with dlopen), and no RUNPATH into a toolchain; Depends names libiio0 all the same;
-#  3. lintian reports no error, and each warning it reports is explained in README.md;
+#  3. lintian reports no error and no missing manual page, and each warning it reports is explained
+#     in docs/packaging.md; the package's man pages render with no warning from man, and
+#     docs/man/shakectl.1 matches shakectl's help (scripts/generate-manual.sh --check);
 #  4. dpkg -i installs it: the user, the enabled socket, the conffile; systemd-analyze verify passes
 #     on the installed units;
 #  5. with the Swift toolchain's directory hidden (a mount namespace with an empty directory over it),
@@ -34,7 +36,7 @@ if [ -e /usr/share/shaked/install-manifest ]; then
     exit 1
 fi
 
-scripts/ensure-packages.sh dpkg-dev debhelper lintian binutils pkg-config systemd udev umockdev python3 util-linux
+scripts/ensure-packages.sh dpkg-dev debhelper lintian binutils pkg-config systemd udev umockdev python3 util-linux man-db
 python3 -c "import varlink" 2>/dev/null || python3 -m pip install -q varlink
 # The agent's Recommends, and a display for starting it (Tests/package/agent_start.py); the package
 # ships Debian's python3 a copy of the varlink client, taken from Debian's python3 here.
@@ -68,7 +70,7 @@ echo "sizes: .deb $(stat -c %s "$deb") bytes; dbgsym $(stat -c %s "$work"/out/sh
 
 step "the executables need only Debian's libraries"
 dpkg-deb -x "$deb" "$work/root"
-for exe in usr/bin/shaked usr/bin/shakectl; do
+for exe in usr/sbin/shaked usr/bin/shakectl; do
     dynamic=$(readelf -d "$work/root/$exe")
     ! grep -E '\((RUNPATH|RPATH)\)' <<<"$dynamic" | grep -v '\[\$ORIGIN\]' || fail "$exe has a search path into a build tree"
     readelf -S "$work/root/$exe" | grep -q '\.debug_info' && fail "$exe still carries its debug information"
@@ -88,7 +90,7 @@ echo "Depends (dpkg-shlibdeps', and scripts/debian/control's libiio0 and libc6):
 grep -q "libudev1" <<<"$depends" || fail "Depends: lacks libudev1; dpkg-shlibdeps did not see the executables"
 grep -q "libiio0 (>= 0.24)" <<<"$depends" ||
     fail "Depends: lacks libiio0 (>= 0.24), which scripts/debian/control names because shaked loads it with dlopen"
-versions=$(readelf -V "$work/root/usr/bin/shaked")
+versions=$(readelf -V "$work/root/usr/sbin/shaked")
 if grep -q GLIBC_ABI_DT_RELR <<<"$versions"; then
     grep -q "libc6 (>= 2.36)" <<<"$depends" ||
         fail "Depends: lacks libc6 (>= 2.36); shaked's packed relocations (DT_RELR) need it"
@@ -98,10 +100,24 @@ step "lintian"
 lintian --version
 lintian_log="$work/lintian.txt"
 lintian --fail-on error --tag-display-limit 0 "$deb" | tee "$lintian_log" || fail "lintian reports errors"
-section=$(sed -n '/^## For distribution packagers/,/^## /p' README.md)
+section=$(cat docs/packaging.md)
 for tag in $(sed -n 's/^W: shaked[^:]*: \([a-z0-9-]*\).*/\1/p' "$lintian_log" | sort -u); do
-    grep -q -- "\`$tag\`" <<<"$section" || fail "lintian warns $tag, which README.md's packaging section does not explain"
+    grep -q -- "\`$tag\`" <<<"$section" || fail "lintian warns $tag, which docs/packaging.md does not explain"
 done
+! grep -E '^[EW]: shaked[^:]*: (no-manual-page|binary-without-manpage)' "$lintian_log" ||
+    fail "lintian finds an executable without a manual page; the pages are docs/man, installed by scripts/install.sh"
+
+step "the man pages"
+for page in man1/shakectl.1 man5/shaked.conf.5 man8/shaked.8; do
+    file="$work/root/usr/share/man/$page.gz"
+    [ -f "$file" ] || fail "the package has no usr/share/man/$page.gz"
+    warnings=$(man --warnings -l "$file" 2>&1 >"$work/page.txt") || fail "man -l $page failed: $warnings"
+    [ -z "$warnings" ] || fail "man --warnings -l $page warns:
+$warnings"
+    [ -s "$work/page.txt" ] || fail "man -l $page rendered nothing"
+    echo "  $page: renders with no warning ($(wc -l <"$work/page.txt") lines)"
+done
+scripts/generate-manual.sh --check || fail "docs/man/shakectl.1 does not match shakectl's help"
 
 snapshot() {
     # Every file and directory of the system that a package or its scripts could leave behind; the
@@ -136,7 +152,7 @@ mkdir -p "$work/empty"
 toolchain=$(dirname "$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")")  # /opt/swift/usr/bin/swift
 case "$toolchain" in / | /usr | /usr/local) fail "the Swift toolchain is in $toolchain, which cannot be hidden" ;; esac
 # Every command has a time limit, and says what it runs, so a hang ends with its name in the log.
-SHAKED_BINARY=/usr/bin/shaked timeout --kill-after=10 300 unshare --mount --propagation private bash -euo pipefail -c '
+SHAKED_BINARY=/usr/sbin/shaked timeout --kill-after=10 300 unshare --mount --propagation private bash -euo pipefail -c '
     limited() { echo "+ $*"; timeout --kill-after=5 "$@" || { echo "the command above failed with status $?" >&2; exit 1; }; }
     mount --bind "$1" "$2"
     [ -z "$(ls -A "$2")" ] || { echo "the toolchain at $2 is still visible" >&2; exit 1; }

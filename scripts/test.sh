@@ -15,7 +15,7 @@ command -v swift >/dev/null || { echo "error: no Swift toolchain on PATH (Swift 
 [ -d ../shared/traces ] || { echo "error: the trace corpus must be at ../shared/traces, beside this checkout" >&2; exit 1; }
 
 # Each step says when it starts and how long it took, and has a time limit far above what it
-# needs here (minutes, see README.md), so a hang fails the run with the step's name instead of
+# needs here (minutes, see docs/testing.md), so a hang fails the run with the step's name instead of
 # running into CI's own limit.
 suite_start=$SECONDS
 run_step() {
@@ -48,7 +48,7 @@ run_step 15 "agent tests (Wayland)" /usr/bin/python3 -W ignore::ResourceWarning 
 # Hostile and well-behaved clients at once.
 run_step 5 "soak" scripts/soak.py --seconds 20 --clients 200 --binary .build/debug/shaked
 run_step 20 "IIO tests under umockdev" scripts/test-iio.sh
-# Each libFuzzer target for 20 s under AddressSanitizer (README: Adversarial tests).
+# Each libFuzzer target for 20 s under AddressSanitizer (docs/testing.md: Adversarial tests).
 run_step 25 "fuzzing" scripts/fuzz.sh all 20
 run_step 30 "the Debian package" scripts/test-package.sh
 echo "== test.sh: all passed in $((SECONDS - suite_start)) s"

@@ -45,7 +45,8 @@ public struct ShakeDetector: ShakeDetecting {
     private var quietSince: Int64?
     /// When the motion last began after the device had been held still.
     private var freshSince: Int64?
-    /// Whether the stroke in progress was too weak to complete a shake when it began.
+    /// Whether the stroke in progress, when it began, was too weak to complete a shake or not
+    /// yet opposite the last stroke, so recognition is tried again as it grows.
     private var retryAsStrokeGrows = false
     /// The previous sample, for spotting a saturated sensor (the same large value twice).
     private var lastRaw = Vector3.zero
@@ -247,8 +248,15 @@ public struct ShakeDetector: ShakeDetecting {
 
     /// Decides whether the chain plus the stroke `next`, just begun, is a shake.
     private mutating func recognize(next: Stroke, at t: Int64) -> ShakeEvent? {
-        guard let last = chain.last, last.peak.cosine(next.peak) < -0.5 else { return nil }
+        guard let last = chain.last else { return nil }
         let fromStillness = beganFromStillness(chain[back: chain.count - 1].start)
+        guard last.peak.cosine(next.peak) < -0.5 else {
+            // A curved or elliptical stroke begins at right angles to the last one and turns to
+            // meet it end to end as it grows. From stillness, where such shakes start, try again
+            // as it grows; in ongoing motion (running swings the arm in arcs too), don't.
+            if fromStillness, last.peak.cosine(next.peak) < 0.5 { retryAsStrokeGrows = true }
+            return nil
+        }
         let halfPeriod =
             fromStillness
             ? configuration.halfPeriod.lowerBound...max(

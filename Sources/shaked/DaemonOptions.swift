@@ -8,7 +8,7 @@ import TextSafety
 /// The daemon takes a dozen long options, as systemd's daemons and iio-sensor-proxy do, and no
 /// subcommands. ArgumentParser (which `shakectl` keeps) finds its options by reflection and dynamic
 /// casts at every start; in the daemon that cost 0.2 MiB of resident memory for the whole of its
-/// life (README.md, "Daemon benchmarks").
+/// life (docs/performance.md).
 struct DaemonOptions: Sendable {
     var config: String?
     var checkConfig = false

@@ -24,7 +24,7 @@ struct Shaked {
     /// The main thread waits in `pause(2)` while the daemon runs as a task. An `async` main ends the
     /// main thread on Linux with `pthread_exit` (in `dispatch_main`), which unwinds its stack through
     /// the executable's unwind tables: 0.6 MiB of pages read once and then kept resident for the
-    /// daemon's lifetime (README.md, "Daemon benchmarks"). Nothing in the daemon runs on the main
+    /// daemon's lifetime (docs/performance.md). Nothing in the daemon runs on the main
     /// actor. The process exits when the daemon ends, as it would from an `async` main.
     static func main() {
         signal(SIGHUP, SIG_IGN)

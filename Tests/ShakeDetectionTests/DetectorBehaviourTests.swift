@@ -8,7 +8,7 @@ import Traces
     @Test("a hand shake is recognized once, at 10 to 400 Hz", arguments: [10.0, 25.0, 50.0, 100.0, 400.0])
     func shakeAtRate(rate: Double) throws {
         // At 10 Hz a 3.5 Hz shake has under three samples a cycle and its sampled peaks alias
-        // (README, "Limits"); 2.5 Hz, four samples a cycle, is what such a sensor can see.
+        // (docs/detector.md, "Limits"); 2.5 Hz, four samples a cycle, is what such a sensor can see.
         let frequency = rate < 20 ? 2.5 : 3.5
         let events = detect(Motion.shake(rate: rate, frequency: frequency, amplitude: 30), with: ShakeDetector())
         try #require(events.count == 1, "\(rate) Hz: \(events)")

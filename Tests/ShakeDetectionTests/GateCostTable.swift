@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 import Traces
 
-/// What each body-motion gate costs and buys, as README.md's detector section reports it.
+/// What each body-motion gate costs and buys, as docs/detector.md reports it.
 /// A measurement, not a test: it asserts nothing and runs only when asked. A debug build takes
 /// over ten minutes, so build it optimized, in its own folder (the tests need DEBUG hooks, so
 /// `-c release` does not build them); about 30 s once built:

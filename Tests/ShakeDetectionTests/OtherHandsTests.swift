@@ -5,7 +5,7 @@ import Traces
 
 /// Other people's shakes on other devices (`../shared/traces/other-hands`, `many-hands`): the
 /// evaluation of issue 22, kept in the suite so a change that loses them fails. The floors are
-/// the figures measured when the detector was changed (README, "Other people's hands"), not
+/// the figures measured when the detector was changed (docs/detector.md, "Other people's hands"), not
 /// tuned per clip: a change may raise them, never lower them silently.
 @Suite struct OtherHandsTests {
     static func score(_ folder: String, matching: (String) -> Bool = { _ in true }) throws -> Score {

@@ -49,7 +49,7 @@ import Traces
             seed: 2026, trials: 42, range: recording.range, rate: recording.rate, configuration: .init())
         let recall = Double(hits) / Double(trials)
         #expect(recall >= 0.95, "\(recording.name): recall \(recall) over \(trials) new spliced shakes")
-        // Measured 0.51-0.56 s median here (README, "Limits"): slower, stretched shakes take longer
+        // Measured 0.51-0.56 s median here (docs/detector.md, "Limits"): slower, stretched shakes take longer
         // to reach three reversals, and clipping blunts strokes. These bounds guard against
         // regressions, not the product bar.
         let median = percentile(latencies, 50) ?? 9

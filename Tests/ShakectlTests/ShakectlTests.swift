@@ -96,6 +96,22 @@ import Traces
         #expect(result.stdout.contains(mentions), "\(result.stdout)")
     }
 
+    @Test("--help lists the person's commands apart from the lab's, the person's first")
+    func helpGroups() throws {
+        let result = try runProcess(shakectl, ["--help"])
+        #expect(result.status == 0)
+        let parts = result.stdout.components(separatedBy: "LAB SUBCOMMANDS:")
+        #expect(parts.count == 2, "\(result.stdout)")
+        let person = parts[0].components(separatedBy: "SUBCOMMANDS:").last ?? ""
+        let lab = parts.count == 2 ? parts[1] : ""
+        for command in ["status", "watch", "request", "preferences", "sensors"] {
+            #expect(person.contains("  \(command) "), "\(command) is not among the person's commands")
+        }
+        for command in ["record", "evaluate", "plot", "detect", "bench", "demo"] {
+            #expect(lab.contains("  \(command) "), "\(command) is not among the lab's commands")
+        }
+    }
+
     @Test("bench --format json reports ns and allocations per sample for every detector")
     func bench() throws {
         let result = try runProcess(shakectl, ["bench", "--runs", "1", "--format", "json"])

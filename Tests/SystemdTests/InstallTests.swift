@@ -41,13 +41,16 @@ import Testing
         "etc/xdg/autostart/shake-agent.desktop",
         "usr/bin/shake-agent",
         "usr/bin/shakectl",
-        "usr/bin/shaked",
         "usr/lib/systemd/system/shaked.service",
         "usr/lib/systemd/system/shaked.socket",
         "usr/lib/systemd/user/shake-agent.service",
         "usr/lib/sysusers.d/shaked.conf",
         "usr/lib/udev/rules.d/60-shaked.rules",
         "usr/share/shaked/agent/shake-agent",
+        "usr/sbin/shaked",
+        "usr/share/man/man1/shakectl.1",
+        "usr/share/man/man5/shaked.conf.5",
+        "usr/share/man/man8/shaked.8",
         "usr/share/shaked/install-manifest",
         "usr/share/varlink/io.shaked.Demo.varlink",
         "usr/share/varlink/io.shaked.Undo.varlink",
@@ -77,8 +80,8 @@ import Testing
 
         let service = try String(
             contentsOf: destdir.appendingPathComponent("usr/lib/systemd/system/shaked.service"), encoding: .utf8)
-        #expect(service.contains("\nExecStart=/usr/bin/shaked\n"))
-        let installed = destdir.appendingPathComponent("usr/bin/shaked").path
+        #expect(service.contains("\nExecStart=/usr/sbin/shaked\n"))
+        let installed = destdir.appendingPathComponent("usr/sbin/shaked").path
         #expect(FileManager.default.isExecutableFile(atPath: installed))
         #expect(try String(contentsOfFile: installed, encoding: .utf8) == "#!/bin/sh\necho shaked\n")
         let config = try String(contentsOf: destdir.appendingPathComponent("etc/shaked/shaked.conf"), encoding: .utf8)
@@ -114,14 +117,17 @@ import Testing
         #expect(install.status == 0, "\(install.stderr)")
         let units = root.appendingPathComponent("usr/lib/systemd/system")
         let service = try String(contentsOf: units.appendingPathComponent("shaked.service"), encoding: .utf8)
-        #expect(service.contains("\nExecStart=\(prefix)/bin/shaked\n"))
+        #expect(service.contains("\nExecStart=\(prefix)/sbin/shaked\n"))
         #expect(service.contains("file://\(prefix)/share/varlink/io.shaked.Undo.varlink"))
+        // The unit's Documentation= names the installed man pages; verify runs man on them.
+        var environment = ProcessInfo.processInfo.environment
+        environment["MANPATH"] = "\(prefix)/share/man"
         let verify = try runProcess(
             "/usr/bin/systemd-analyze",
             [
                 "verify", units.appendingPathComponent("shaked.service").path,
                 units.appendingPathComponent("shaked.socket").path,
-            ])
+            ], environment: environment)
         #expect(verify.status == 0)
         #expect(verify.stderr.isEmpty, "\(verify.stderr)")
 
@@ -186,8 +192,9 @@ import Testing
                 .replacingOccurrences(of: "usr/lib/udev/", with: "lib/udev/")
         }
         #expect(Self.files(under: destdir) == (expected + debugFiles).sorted())
-        for (name, id) in zip(["shaked", "shakectl"], ids) {
-            let installed = destdir.appendingPathComponent("usr/bin/\(name)").path
+        for (path, id) in zip(["usr/sbin/shaked", "usr/bin/shakectl"], ids) {
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            let installed = destdir.appendingPathComponent(path).path
             #expect(try Self.buildID(installed) == id, "stripping keeps the build ID")
             let link = try runProcess("/usr/bin/readelf", ["--string-dump=.gnu_debuglink", installed])
             #expect(link.stdout.contains("\(id.dropFirst(2)).debug"), "\(name) links to its debug file")

@@ -7,23 +7,41 @@ import Testing
     static let systemd = TestPaths.packageRoot.appendingPathComponent("systemd")
 
     /// The two units in a temporary folder, ExecStart pointing at an executable that exists here
-    /// (`systemd-analyze verify` checks that it does), as `scripts/install.sh` points it at PREFIX/bin.
+    /// (`systemd-analyze verify` checks that it does), as `scripts/install.sh` points it at PREFIX/sbin.
     static func unitsWithRealExecStart() throws -> (service: String, socket: String) {
         let dir = try TestPaths.temporaryDirectory()
         let text = try String(contentsOf: systemd.appendingPathComponent("shaked.service"), encoding: .utf8)
-        #expect(text.contains("\nExecStart=/usr/bin/shaked\n"))
+        #expect(text.contains("\nExecStart=/usr/sbin/shaked\n"))
         let service = dir.appendingPathComponent("shaked.service").path
-        try text.replacingOccurrences(of: "\nExecStart=/usr/bin/shaked\n", with: "\nExecStart=/bin/true\n")
+        try text.replacingOccurrences(of: "\nExecStart=/usr/sbin/shaked\n", with: "\nExecStart=/bin/true\n")
             .write(toFile: service, atomically: false, encoding: .utf8)
         let socket = dir.appendingPathComponent("shaked.socket").path
         try FileManager.default.copyItem(atPath: systemd.appendingPathComponent("shaked.socket").path, toPath: socket)
         return (service, socket)
     }
 
+    /// An environment whose `MANPATH` holds the pages of `docs/man`, laid out as installed: `systemd-analyze
+    /// verify` runs `man` on each `man:` entry of `Documentation=`, so the unit may only name pages that exist.
+    static func environmentWithManPages() throws -> [String: String] {
+        let manpath = try TestPaths.temporaryDirectory()
+        let pages = TestPaths.packageRoot.appendingPathComponent("docs/man")
+        for page in try FileManager.default.contentsOfDirectory(atPath: pages.path) {
+            guard let section = page.split(separator: ".").last else { continue }
+            let folder = manpath.appendingPathComponent("man\(section)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                atPath: pages.appendingPathComponent(page).path, toPath: folder.appendingPathComponent(page).path)
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["MANPATH"] = manpath.path
+        return environment
+    }
+
     @Test("systemd-analyze verify passes on both units with nothing on stderr")
     func verify() throws {
         let (service, socket) = try Self.unitsWithRealExecStart()
-        let result = try runProcess("/usr/bin/systemd-analyze", ["verify", service, socket])
+        let result = try runProcess(
+            "/usr/bin/systemd-analyze", ["verify", service, socket], environment: try Self.environmentWithManPages())
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty, "\(result.stderr)")
     }

@@ -1,9 +1,11 @@
-// Fuzz target: trace files (`t,x,y,z` CSV) and `.labels` files, read from disk as the tools do.
+// Fuzz target: trace files (`t,x,y,z` CSV), `.labels` and `.events` files, read from disk as the
+// tools do.
 //
-// The input is written to a file in /dev/shm and read back by TraceReader and by Labels.read.
+// The input is written to a file in /dev/shm and read back by TraceReader, Labels.read and
+// Events.read.
 // Whatever is accepted must keep the readers' promises: times strictly increasing (in whole
 // nanoseconds, as the detector sees them), finite values within the documented limits, label
-// intervals increasing and disjoint. A refusal must be a TraceError naming a line. Samples that
+// intervals and clips increasing and disjoint, a clip's class printable and bounded. A refusal must be a TraceError naming a line. Samples that
 // were accepted are written again with TraceWriter, and the reader must accept that file too.
 // Built by scripts/fuzz.sh.
 import Glibc
@@ -32,6 +34,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     writeFile(input, UnsafeRawBufferPointer(start: data, count: size))
     let samples = readTrace(input)
     readLabels(input)
+    readEvents(input)
     if let samples, !samples.isEmpty { rewrite(samples) }
     return 0
 }
@@ -74,6 +77,28 @@ func readLabels(_ path: String) {
         _ = Labels.format(intervals)
     } catch {
         require(error.code == .badLabel, "unexpected labels error: \(error)")
+    }
+}
+
+/// Reads the same bytes as an events file.
+func readEvents(_ path: String) {
+    do {
+        let clips = try Events.read(path: path)
+        var previousEnd = -Double.infinity
+        for clip in clips {
+            require(clip.start.isFinite && clip.end.isFinite, "a clip is not finite")
+            require(clip.start >= 0 && clip.start < clip.end, "a clip is empty or negative")
+            require(clip.start >= previousEnd, "clips overlap")
+            require(!clip.gesture.isEmpty, "a clip has no class")
+            require(clip.gesture.count <= Events.classLimit, "a class is longer than \(Events.classLimit)")
+            require(
+                clip.gesture.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control },
+                "a class holds a control character")
+            require(clip.gesture.first != " " && clip.gesture.last != " ", "a class has a space at an end")
+            previousEnd = clip.end
+        }
+    } catch {
+        require(error.code == .badEvent, "unexpected events error: \(error)")
     }
 }
 
