@@ -51,7 +51,8 @@ and uninstall removes exactly those, then the directories the install created):
   bin/shake-agent, share/shaked/agent/   the session's prompt agent (clients/shake-agent; docs/agent.md)
   lib/systemd/user/shake-agent.service  (its user unit; see --userunitdir)
   SYSCONFDIR/xdg/autostart/shake-agent.desktop  (for sessions without systemd)
-  share/man/man1/shakectl.1, share/man/man5/shaked.conf.5, share/man/man8/shaked.8
+  share/man/man1/shakectl.1, share/man/man5/shaked.conf.5, share/man/man8/shaked.8,
+  share/man/man1/shake-agent.1
   lib/debug/.build-id/NN/REST.debug    (with --strip: the executables' debug information)
   SYSCONFDIR/shaked/shaked.conf        (never overwritten; kept on uninstall when edited)
 EOF
@@ -233,6 +234,7 @@ put 0644 Sources/UndoProtocol/io.shaked.Demo.varlink "$prefix/share/varlink/io.s
 put 0644 docs/man/shakectl.1 "$prefix/share/man/man1/shakectl.1"
 put 0644 docs/man/shaked.conf.5 "$prefix/share/man/man5/shaked.conf.5"
 put 0644 docs/man/shaked.8 "$prefix/share/man/man8/shaked.8"
+put 0644 docs/man/shake-agent.1 "$prefix/share/man/man1/shake-agent.1"
 
 # The session's prompt agent: Python, run by Debian's python3 without writing bytecode beside itself.
 agent="$prefix/share/shaked/agent"

@@ -108,7 +108,7 @@ done
     fail "lintian finds an executable without a manual page; the pages are docs/man, installed by scripts/install.sh"
 
 step "the man pages"
-for page in man1/shakectl.1 man5/shaked.conf.5 man8/shaked.8; do
+for page in man1/shakectl.1 man1/shake-agent.1 man5/shaked.conf.5 man8/shaked.8; do
     file="$work/root/usr/share/man/$page.gz"
     [ -f "$file" ] || fail "the package has no usr/share/man/$page.gz"
     warnings=$(man --warnings -l "$file" 2>&1 >"$work/page.txt") || fail "man -l $page failed: $warnings"

@@ -48,6 +48,7 @@ import Testing
         "usr/lib/udev/rules.d/60-shaked.rules",
         "usr/share/shaked/agent/shake-agent",
         "usr/sbin/shaked",
+        "usr/share/man/man1/shake-agent.1",
         "usr/share/man/man1/shakectl.1",
         "usr/share/man/man5/shaked.conf.5",
         "usr/share/man/man8/shaked.8",

@@ -9,7 +9,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "gtk"))
-os.environ.setdefault("SHAKED_BINARY", "/usr/bin/shaked")
+os.environ.setdefault("SHAKED_BINARY", "/usr/sbin/shaked")
 
 from desktop import Daemon, Desktop, wait_for  # noqa: E402
 
