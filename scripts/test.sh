@@ -9,7 +9,7 @@ python3 -c "import varlink" 2>/dev/null || python3 -m pip install -q varlink
 # The GTK app and its tests: Debian's Python (it has gi and pyatspi), a display server, a window
 # manager, the accessibility bus. The `varlink` package goes into that Python too.
 scripts/ensure-packages.sh xvfb xdotool openbox dbus at-spi2-core python3-pyatspi python3-gi gir1.2-gtk-4.0 \
-    gir1.2-adw-1 gir1.2-atspi-2.0 python3-pip gnome-text-editor wtype phoc mousepad libatk-adaptor featherpad
+    gir1.2-adw-1 gir1.2-atspi-2.0 python3-pip gnome-text-editor wtype phoc mousepad libatk-adaptor
 /usr/bin/python3 -c "import varlink" 2>/dev/null || /usr/bin/python3 -m pip install -q --break-system-packages varlink
 command -v swift >/dev/null || { echo "error: no Swift toolchain on PATH (Swift 6.2 or later is needed)" >&2; exit 1; }
 [ -d ../shared/traces ] || { echo "error: the trace corpus must be at ../shared/traces, beside this checkout" >&2; exit 1; }
@@ -40,7 +40,7 @@ run_step 15 "Python varlink tests" python3 -W ignore::ResourceWarning -m unittes
 # The GTK 4 notes app (clients/gtk-notes) as a person uses it: Xvfb, xdotool, AT-SPI.
 run_step 15 "GTK tests" /usr/bin/python3 -W ignore::ResourceWarning -m unittest discover -s Tests/gtk -p "test_shake_notes.py"
 # The session's prompt agent (clients/shake-agent): its naming with no display; then with shake-notes,
-# GNOME Text Editor, Mousepad (GTK 3) and FeatherPad (Qt 5) under X11, and under headless phoc (Wayland).
+# GNOME Text Editor and Mousepad (GTK 3) under X11 (FeatherPad, Qt 5, with SHAKED_TEST_QT=1), and under headless phoc (Wayland).
 # Each in a process of its own: pyatspi keeps the session bus it found when first imported.
 run_step 5 "agent naming" /usr/bin/python3 -W ignore::ResourceWarning -m unittest discover -s Tests/gtk -p "test_agent_words.py"
 run_step 15 "agent tests (X11)" /usr/bin/python3 -W ignore::ResourceWarning -m unittest discover -s Tests/gtk -p "test_shake_agent.py"

