@@ -25,6 +25,10 @@ Installs (default) or uninstalls shaked. Paths below are as on the target system
                      own is `pkg-config --variable=systemdsystemunitdir systemd`: /lib/systemd/system)
   --udevdir DIR      udev's directory; the rule goes to DIR/rules.d (default: PREFIX/lib/udev;
                      `pkg-config --variable=udevdir udev`)
+  --userunitdir DIR  where the agent's systemd user unit goes (default: PREFIX/lib/systemd/user;
+                     `pkg-config --variable=systemduserunitdir systemd`)
+  --varlink-from DIR ship the Python `varlink` package found in DIR with the agent (Debian 12 has
+                     none; scripts/package-deb.sh passes the build machine's)
   --bin-dir DIR      install the shaked and shakectl executables found in DIR instead of
                      building them (scripts/build-release.sh, the release build that ships)
   --strip            split the debug information of both executables into
@@ -44,7 +48,11 @@ and uninstall removes exactly those, then the directories the install created):
   lib/udev/rules.d/60-shaked.rules     (see --udevdir)
   lib/sysusers.d/shaked.conf           (the system user and group "shaked")
   share/varlink/io.shaked.Undo.varlink, share/varlink/io.shaked.Demo.varlink
-  share/man/man1/shakectl.1, share/man/man5/shaked.conf.5, share/man/man8/shaked.8
+  bin/shake-agent, share/shaked/agent/   the session's prompt agent (clients/shake-agent; docs/agent.md)
+  lib/systemd/user/shake-agent.service  (its user unit; see --userunitdir)
+  SYSCONFDIR/xdg/autostart/shake-agent.desktop  (for sessions without systemd)
+  share/man/man1/shakectl.1, share/man/man5/shaked.conf.5, share/man/man8/shaked.8,
+  share/man/man1/shake-agent.1
   lib/debug/.build-id/NN/REST.debug    (with --strip: the executables' debug information)
   SYSCONFDIR/shaked/shaked.conf        (never overwritten; kept on uninstall when edited)
 EOF
@@ -56,6 +64,8 @@ prefix=${PREFIX:-/usr}
 sysconfdir=/etc
 bindir_in=""
 unitdir=""
+userunitdir=""
+varlink_from=""
 udevdir=""
 strip=0
 activate=1
@@ -72,6 +82,10 @@ while (($#)); do
     --bin-dir=*) bindir_in=${1#*=} ;;
     --unitdir) unitdir=${2:?--unitdir needs a directory}; shift ;;
     --unitdir=*) unitdir=${1#*=} ;;
+    --userunitdir) userunitdir=${2:?--userunitdir needs a directory}; shift ;;
+    --userunitdir=*) userunitdir=${1#*=} ;;
+    --varlink-from) varlink_from=${2:?--varlink-from needs a directory}; shift ;;
+    --varlink-from=*) varlink_from=${1#*=} ;;
     --udevdir) udevdir=${2:?--udevdir needs a directory}; shift ;;
     --udevdir=*) udevdir=${1#*=} ;;
     --strip) strip=1 ;;
@@ -86,10 +100,12 @@ case "$sysconfdir" in /*) ;; *) echo "error: --sysconfdir must be absolute, not 
 prefix=${prefix%/}
 unitdir=${unitdir:-$prefix/lib/systemd/system}
 udevdir=${udevdir:-$prefix/lib/udev}
-for dir in "$unitdir" "$udevdir"; do
+userunitdir=${userunitdir:-$prefix/lib/systemd/user}
+for dir in "$unitdir" "$udevdir" "$userunitdir"; do
     case "$dir" in /*) ;; *) echo "error: --unitdir and --udevdir must be absolute, not '$dir'" >&2; exit 2 ;; esac
 done
 unitdir=${unitdir%/}
+userunitdir=${userunitdir%/}
 udevdir=${udevdir%/}
 destdir=${destdir%/}
 
@@ -218,6 +234,23 @@ put 0644 Sources/UndoProtocol/io.shaked.Demo.varlink "$prefix/share/varlink/io.s
 put 0644 docs/man/shakectl.1 "$prefix/share/man/man1/shakectl.1"
 put 0644 docs/man/shaked.conf.5 "$prefix/share/man/man5/shaked.conf.5"
 put 0644 docs/man/shaked.8 "$prefix/share/man/man8/shaked.8"
+put 0644 docs/man/shake-agent.1 "$prefix/share/man/man1/shake-agent.1"
+
+# The session's prompt agent: Python, run by Debian's python3 without writing bytecode beside itself.
+agent="$prefix/share/shaked/agent"
+put 0755 clients/shake-agent/shake-agent "$agent/shake-agent"
+for module in clients/shake-agent/shakeagent/*.py; do put 0644 "$module" "$agent/shakeagent/$(basename "$module")"; done
+if [ -n "$varlink_from" ]; then
+    [ -f "$varlink_from/__init__.py" ] || { echo "error: --varlink-from $varlink_from holds no Python package" >&2; exit 1; }
+    for file in __init__.py client.py error.py scanner.py server.py org.varlink.service.varlink; do
+        put 0644 "$varlink_from/$file" "$agent/varlink/$file"
+    done
+fi
+printf '#!/bin/sh\n# shaked'"'"'s prompt agent (docs/agent.md)\nexec /usr/bin/python3 -B %s "$@"\n' "$agent/shake-agent" >"$work/shake-agent"
+put 0755 "$work/shake-agent" "$prefix/bin/shake-agent"
+sed "s|^ExecStart=/usr/bin/shake-agent|ExecStart=$prefix/bin/shake-agent|" systemd/shake-agent.service >"$work/shake-agent.service"
+put 0644 "$work/shake-agent.service" "$userunitdir/shake-agent.service"
+put 0644 clients/shake-agent/shake-agent.desktop "$sysconfdir/xdg/autostart/shake-agent.desktop"
 
 config="$sysconfdir/shaked/shaked.conf"
 if [ -e "$destdir$config" ]; then

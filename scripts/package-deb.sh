@@ -115,11 +115,21 @@ shaked ($version) unstable; urgency=medium
 EOF
 
 unitdir=$(pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null || true)
+userunitdir=$(pkg-config --variable=systemduserunitdir systemd 2>/dev/null || true)
+# The agent's varlink client (PyPI `varlink`, Apache-2.0), which Debian 12 does not package: shipped with it.
+# It comes from PyPI into the build's virtual environment (scripts/python-env.sh), never into the
+# system's Python.
+python=$(scripts/python-env.sh)
+varlink=$("$python" -c 'import os, varlink; print(os.path.dirname(varlink.__file__))') || {
+    echo "error: the Python varlink client to ship with the agent could not be found in .build/venv; rerun scripts/python-env.sh" >&2
+    exit 1
+}
 udevdir=$(pkg-config --variable=udevdir udev 2>/dev/null || true)
 (
     cd "$tree"
     export SHAKED_SOURCE="$root" SHAKED_BIN_DIR="$bin_dir"
     export SHAKED_UNITDIR="${unitdir:-/lib/systemd/system}" SHAKED_UDEVDIR="${udevdir:-/lib/udev}"
+    export SHAKED_USERUNITDIR="${userunitdir:-/usr/lib/systemd/user}" SHAKED_VARLINK="$varlink"
     dpkg-architecture --host-arch "$arch" --force --command debian/rules binary
 ) >&2
 

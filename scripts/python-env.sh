@@ -12,6 +12,7 @@ venv=$PWD/.build/venv
 python=$venv/bin/python
 if ! "$python" -c "import varlink, shaked_harness" 2>/dev/null; then
     {
+        scripts/ensure-packages.sh python3-venv
         /usr/bin/python3 -m venv --system-site-packages "$venv"
         "$python" -m pip install -q --disable-pip-version-check varlink
         "$python" -m pip install -q --disable-pip-version-check --no-build-isolation -e Tests/harness

@@ -11,7 +11,9 @@
 #  5. with the Swift toolchain's directory hidden (a mount namespace with an empty directory over it),
 #     the installed shaked checks its configuration and serves the --demo flow to the Python varlink
 #     client and the installed shakectl, and shakectl sensors lists umockdev's fake accelerometer;
-#  6. dpkg -r keeps the configuration, dpkg --purge removes every file the package and its scripts
+#  6. the installed shake-agent starts under Xvfb against the installed shaked and registers; its user
+#     unit passes systemd-analyze --user verify;
+#  7. dpkg -r keeps the configuration, dpkg --purge removes every file the package and its scripts
 #     made (the file lists before and after are compared), and dpkg and apt still find the system sound.
 #
 #   scripts/test-package.sh          # as root; skipped otherwise (it installs and purges a package)
@@ -36,6 +38,9 @@ fi
 
 scripts/ensure-packages.sh dpkg-dev debhelper lintian binutils pkg-config systemd udev umockdev python3 util-linux man-db
 python=$(scripts/python-env.sh)
+# The agent's Recommends, and a display for starting it (Tests/package/agent_start.py).
+scripts/ensure-packages.sh python3-gi gir1.2-gtk-4.0 gir1.2-adw-1 gir1.2-atspi-2.0 at-spi2-core xdotool wtype \
+    xvfb openbox dbus python3-pyatspi
 
 step() { echo "== test-package: $*"; }
 fail() {
@@ -101,7 +106,7 @@ done
     fail "lintian finds an executable without a manual page; the pages are docs/man, installed by scripts/install.sh"
 
 step "the man pages"
-for page in man1/shakectl.1 man5/shaked.conf.5 man8/shaked.8; do
+for page in man1/shakectl.1 man1/shake-agent.1 man5/shaked.conf.5 man8/shaked.8; do
     file="$work/root/usr/share/man/$page.gz"
     [ -f "$file" ] || fail "the package has no usr/share/man/$page.gz"
     warnings=$(man --warnings -l "$file" 2>&1 >"$work/page.txt") || fail "man -l $page failed: $warnings"
@@ -159,6 +164,17 @@ SHAKED_BINARY=/usr/sbin/shaked timeout --kill-after=10 300 unshare --mount --pro
     cat "$3"
 ' hide-toolchain "$work/empty" "$toolchain" "$work/sensors.txt" "$python" </dev/null || fail "the installed executables failed without the toolchain"
 grep -q "fake_accel" "$work/sensors.txt" || fail "shakectl sensors did not list umockdev's fake accelerometer"
+
+step "the installed agent starts and registers"
+dpkg -L shaked | grep -qx /usr/bin/shake-agent || fail "the package does not hold /usr/bin/shake-agent"
+userunit=$(pkg-config --variable=systemduserunitdir systemd)/shake-agent.service
+dpkg -L shaked | grep -qx "$userunit" || fail "the package does not hold $userunit"
+verify=$(XDG_RUNTIME_DIR=$(mktemp -d -p "$work") systemd-analyze --user verify "$userunit" 2>&1) ||
+    fail "systemd-analyze --user verify: $verify"
+[ -z "$verify" ] || fail "systemd-analyze --user verify warns: $verify"
+dpkg -L shaked | grep -qx /etc/xdg/autostart/shake-agent.desktop || fail "the package has no XDG autostart file"
+timeout --kill-after=5 120 "$python" -B Tests/package/agent_start.py 2>&1 | grep -v "dbind-WARNING" ||
+    fail "the installed shake-agent did not start and register"
 
 step "dpkg -r keeps the configuration; dpkg --purge removes everything"
 dpkg -r shaked

@@ -68,7 +68,7 @@ packages() {
     scripts/ensure-packages.sh pkg-config chromium umockdev libumockdev-dev libiio-dev libiio-utils libudev-dev \
         libsystemd-dev tmux systemd util-linux &&
         scripts/ensure-packages.sh xvfb xdotool openbox dbus at-spi2-core python3-pyatspi python3-gi gir1.2-gtk-4.0 \
-            gir1.2-adw-1 python3-venv &&
+            gir1.2-adw-1 gir1.2-atspi-2.0 python3-venv gnome-text-editor wtype phoc mousepad libatk-adaptor &&
         scripts/python-env.sh &&
         command -v swift &&
         { [ -d ../shared/traces ] || { echo "error: the trace corpus must be at ../shared/traces, beside this checkout"; false; }; }
@@ -81,7 +81,17 @@ run_step 20 "Swift tests" swift swift test --skip-build --skip IIOSensorsTests
 # The daemon through a real third-party varlink client (Python's varlink package).
 run_step 15 "Python varlink tests" unittest "$python" -W ignore::ResourceWarning -m unittest discover -s Tests/python
 # The GTK 4 notes app (clients/gtk-notes) as a person uses it: Xvfb, xdotool, AT-SPI.
-run_step 15 "GTK tests" unittest "$python" -W ignore::ResourceWarning -m unittest discover -s Tests/gtk
+run_step 15 "GTK tests" unittest "$python" -W ignore::ResourceWarning -m unittest discover -s Tests/gtk -p "test_shake_notes.py"
+# The session's prompt agent (clients/shake-agent): its naming with no display; then with shake-notes,
+# GNOME Text Editor and Mousepad (GTK 3) under X11 (FeatherPad, Qt 5, with SHAKED_TEST_QT=1), and
+# under headless phoc (Wayland). Each in a process of its own: pyatspi keeps the session bus it found
+# when first imported.
+run_step 5 "agent naming" unittest env PYTHONPATH=clients/shake-agent "$python" -W ignore::ResourceWarning \
+    -m unittest discover -s Tests/gtk -p "test_agent_words.py"
+run_step 15 "agent tests (X11)" unittest "$python" -W ignore::ResourceWarning -m unittest discover -s Tests/gtk \
+    -p "test_shake_agent.py"
+run_step 15 "agent tests (Wayland)" unittest "$python" -W ignore::ResourceWarning -m unittest discover -s Tests/gtk \
+    -p "test_shake_agent_wayland.py"
 # Hostile and well-behaved clients at once.
 run_step 5 "soak" one scripts/soak --seconds 20 --clients 200 --binary .build/debug/shaked
 run_step 20 "IIO tests under umockdev" swift scripts/test-iio.sh

@@ -105,6 +105,12 @@ struct ConnectionSession {
             let p = try codec.parameters(RegisterAgentParameters.self, of: message)
             agentToken = try await coordinator.registerAgent(name: p.name, peer: peer, outbox: outbox)
             return nil
+        case .standIn:
+            try require(.agent)
+            let p = try codec.parameters(StandInParameters.self, of: message)
+            guard server.sameSession(peer, Int32(p.pid)) else { throw .notAllowed("stand-in-session") }
+            let token = try await coordinator.standIn(p, peer: peer, mayHoldContext: allows(.context))
+            return codec.reply(StandInReply(standIn: token))
         case .getPreferences:
             return codec.reply(PreferencesReply(preferences: await coordinator.preferences(for: peer)))
         case .setPreferences:

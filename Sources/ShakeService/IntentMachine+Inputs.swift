@@ -5,9 +5,12 @@ extension IntentMachine {
 
     /// Adds a subscriber, unfocused and with nothing to offer until it calls ``setContext``;
     /// `mayHoldContext` is false when the access policy keeps its user from the current context.
-    public mutating func subscribe(token: String, app: String, name: String, uid: UInt32, mayHoldContext: Bool = true) {
+    public mutating func subscribe(
+        token: String, app: String, name: String, uid: UInt32, pid: Int32 = 0, mayHoldContext: Bool = true
+    ) {
         var subscriber = Subscriber(token: token, app: app, name: name, uid: uid)
         subscriber.mayHoldContext = mayHoldContext
+        subscriber.pid = pid
         subscribers[token] = subscriber
     }
 
@@ -42,7 +45,19 @@ extension IntentMachine {
     public mutating func setContext(
         token: String, uid: UInt32, focused: Bool, undo: String?, redo: String?, now: ContinuousClock.Instant
     ) throws(VarlinkError) -> [IntentAction] {
-        guard var subscriber = subscribers[token], subscriber.uid == uid else { throw .unknownToken }
+        // A stand-in's context comes only through StandIn, from its agent.
+        guard let subscriber = subscribers[token], subscriber.uid == uid, !subscriber.isStandIn else {
+            throw .unknownToken
+        }
+        return updateContext(subscriber, focused: focused, undo: undo, redo: redo, now: now)
+    }
+
+    /// Records focus and names for a known subscriber; cancels what that ends.
+    mutating func updateContext(
+        _ subscriber: Subscriber, focused: Bool, undo: String?, redo: String?, now: ContinuousClock.Instant
+    ) -> [IntentAction] {
+        var subscriber = subscriber
+        let token = subscriber.token
         let gainsFocus = focused && !subscriber.focused
         if gainsFocus {
             focusCounter += 1
@@ -59,7 +74,7 @@ extension IntentMachine {
             if subscriber.actionName(open.operation) != open.actionName {
                 return cancel(reason: .contextChanged, now: now)
             }
-        } else if gainsFocus && mayHoldContext(subscriber) {
+        } else if gainsFocus && mayHoldContext(subscriber) && !isOutranked(subscriber) {
             return cancel(reason: .contextChanged, now: now)
         }
         return []
@@ -187,9 +202,15 @@ extension IntentMachine {
     /// Removes the agent; a prompt it was showing is cancelled.
     public mutating func unregisterAgent(token: String, now: ContinuousClock.Instant) -> [IntentAction] {
         guard agent?.token == token else { return [] }
+        var actions: [IntentAction] = []
+        if let standIn = standInToken {
+            // Its stand-in goes with it; an open intent of the stand-in ends, and nobody is left to tell.
+            standInToken = nil
+            actions += unsubscribe(token: standIn, now: now)
+        }
         agent = nil
-        guard let open, case .prompted = open.phase, open.drawnBy == token else { return [] }
-        return cancel(reason: .disconnected, now: now)
+        guard let open, case .prompted = open.phase, open.drawnBy == token else { return actions }
+        return actions + cancel(reason: .disconnected, now: now)
     }
 
     /// Cancels the open prompt because the daemon stops.
@@ -201,12 +222,12 @@ extension IntentMachine {
     // MARK: Helpers
 
     /// Ends the open intent and starts the cooldown.
-    private mutating func end(now: ContinuousClock.Instant) {
+    mutating func end(now: ContinuousClock.Instant) {
         open = nil
         cooldownUntil = now + timing.cooldown
     }
 
-    private mutating func cancel(
+    mutating func cancel(
         reason: CancelReason, now: ContinuousClock.Instant, notifyApp: Bool = true
     ) -> [IntentAction] {
         guard let current = open else { return [] }

@@ -36,8 +36,12 @@ public struct IntentMachine: Sendable {
         public let name: String
         /// The user that subscribed; only it may use the token.
         public let uid: UInt32
-        /// Whether the access policy lets its user hold the current context (`[access] context-*`).
+        /// Whether the access policy lets its user hold the current context (`[Access] ContextUsers=`, `ContextGroups=`).
         public var mayHoldContext = true
+        /// The app's process: the subscribing peer's pid, or the pid the agent stands in for.
+        public var pid: Int32 = 0
+        /// Whether the agent declared it on the app's behalf (``IntentMachine/standIn(agentToken:uid:pid:app:name:focused:undo:redo:mayHoldContext:makeToken:now:)``).
+        public var isStandIn = false
         /// Whether the app says it is in the foreground.
         public var focused = false
         /// When it last became focused, as a counter: the highest focused one is the current context.
@@ -108,6 +112,8 @@ public struct IntentMachine: Sendable {
     public internal(set) var open: OpenIntent?
     /// The registered prompt agent.
     public internal(set) var agent: Agent?
+    /// The agent's stand-in for an app that does not take part: a subscriber's token, events to the agent.
+    public internal(set) var standInToken: String?
     /// Shakes are ignored until then.
     public internal(set) var cooldownUntil: ContinuousClock.Instant?
     /// Who may hold the current context, as logind sees the seat: anyone without logind, else only
@@ -126,8 +132,16 @@ public struct IntentMachine: Sendable {
     /// The current context: the most recently focused subscriber that is still focused, has
     /// something to undo or redo, and whose user may hold the context (the access policy and the seat).
     public var currentContext: Subscriber? {
-        subscribers.values.filter { $0.focused && $0.hasHistory && mayHoldContext($0) }
+        subscribers.values.filter { $0.focused && $0.hasHistory && mayHoldContext($0) && !isOutranked($0) }
             .max { $0.focusOrder < $1.focusOrder }
+    }
+
+    /// Whether a stand-in's app has a subscription of its own: an app that takes part always wins.
+    /// A stand-in also drops out while its user has "apps that don't take part" off.
+    func isOutranked(_ subscriber: Subscriber) -> Bool {
+        guard subscriber.isStandIn else { return false }
+        return !preferences(uid: subscriber.uid).standIn
+            || subscribers.values.contains { !$0.isStandIn && $0.pid == subscriber.pid }
     }
 
     /// Whether a subscriber's user may hold the current context now.

@@ -111,12 +111,15 @@ public final class PreferenceFile: Sendable {
     private struct Entry: Codable {
         var shakeToUndo: Bool?
         var sensitivity: String?
+        /// Written only when off (the default is on), so files from before it read the same.
+        var standIn: Bool?
     }
 
     static func encode(_ preferences: [UInt32: UserPreferences]) -> [UInt8] {
         var users: [String: Entry] = [:]
         for (uid, p) in preferences where !p.isDefault {
-            users[String(uid)] = Entry(shakeToUndo: p.shakeToUndo, sensitivity: p.sensitivity?.rawValue)
+            users[String(uid)] = Entry(
+                shakeToUndo: p.shakeToUndo, sensitivity: p.sensitivity?.rawValue, standIn: p.standIn ? nil : false)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
@@ -147,6 +150,7 @@ public final class PreferenceFile: Sendable {
             }
             var p = UserPreferences()
             if let on = entry.shakeToUndo { p.shakeToUndo = on }
+            if let on = entry.standIn { p.standIn = on }
             if let level = entry.sensitivity {
                 guard let sensitivity = Sensitivity(rawValue: level) else {
                     throw PreferenceFileProblem("users.\(key).sensitivity is not low, medium or high")

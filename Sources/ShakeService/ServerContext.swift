@@ -14,6 +14,9 @@ public final class ServerContext: Sendable {
     let demoShake: (@Sendable () -> Void)?
     /// Where users' preferences are written; nil keeps them in memory only.
     let preferenceFile: PreferenceFile?
+    /// Whether a process belongs to a peer's user and login session, for `StandIn`: logind's view in
+    /// the daemon (``SessionCheck``), a table in tests.
+    let sameSession: @Sendable (Peer, Int32) -> Bool
     /// Connections and call rates per user.
     let ledger = ClientLedger()
     private let policy: Mutex<ResolvedAccessPolicy>
@@ -22,9 +25,11 @@ public final class ServerContext: Sendable {
     /// Creates the context; `version` goes into GetInfo.
     public init(
         version: String, access: ResolvedAccessPolicy, limits: ShakedSettings.Limits = .init(),
-        demoShake: (@Sendable () -> Void)? = nil, preferenceFile: PreferenceFile? = nil
+        demoShake: (@Sendable () -> Void)? = nil, preferenceFile: PreferenceFile? = nil,
+        sameSession: @escaping @Sendable (Peer, Int32) -> Bool = SessionCheck.sameUser
     ) {
         self.preferenceFile = preferenceFile
+        self.sameSession = sameSession
         var interfaces = [
             VarlinkServiceInterface.name: VarlinkServiceInterface.description,
             UndoInterface.name: InterfaceDescriptions.undo,

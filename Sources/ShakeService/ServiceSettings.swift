@@ -10,9 +10,9 @@ import ShakedConfiguration
 public struct ServiceSettings: Sendable, Equatable {
     /// Timing of prompts.
     public var timing: IntentMachine.Timing
-    /// Who may do what (`[access]`), with names looked up.
+    /// Who may do what (`[Access]`), with names looked up.
     public var access: ResolvedAccessPolicy
-    /// Limits that keep one client from starving the others (`[limits]`).
+    /// Limits that keep one client from starving the others (`[Limits]`).
     public var limits: ShakedSettings.Limits
     /// The configured sensitivity (`detector.sensitivity`), for users who chose none of their own.
     public var sensitivity: Sensitivity

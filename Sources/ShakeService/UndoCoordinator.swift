@@ -90,7 +90,8 @@ public actor UndoCoordinator {
             throw .limitReached("subscriptions-per-user")
         }
         let token = Self.makeToken()
-        machine.subscribe(token: token, app: app, name: name, uid: peer.uid, mayHoldContext: mayHoldContext)
+        machine.subscribe(
+            token: token, app: app, name: name, uid: peer.uid, pid: peer.pid, mayHoldContext: mayHoldContext)
         outboxes[token] = outbox
         outbox.yield(codec.reply(SubscribeReply(token: token), continues: true))
         logger.info("subscribed", metadata: ["app": "\(app)", "peer": "\(peer)"])
@@ -174,7 +175,7 @@ public actor UndoCoordinator {
             "preferences changed",
             metadata: [
                 "peer": "\(peer)", "shakeToUndo": "\(new.shakeToUndo)",
-                "sensitivity": "\(new.sensitivity?.rawValue ?? "default")",
+                "sensitivity": "\(new.sensitivity?.rawValue ?? "default")", "standIn": "\(new.standIn)",
             ])
         apply([])
         return (new.wire(defaultSensitivity: settings.sensitivity), (machine.preferences, preferenceGeneration))
@@ -200,6 +201,18 @@ public actor UndoCoordinator {
         agentOutbox = outbox
         outbox.yield(codec.reply(RegisterAgentReply(token: token), continues: true))
         logger.info("prompt agent registered", metadata: ["agent": "\(name)", "peer": "\(peer)"])
+        return token
+    }
+
+    /// `StandIn`: the agent takes the part of an app that does not take part; returns the stand-in's
+    /// token. The connection has checked that `p.pid` is of the agent's user and session.
+    public func standIn(_ p: StandInParameters, peer: Peer, mayHoldContext: Bool) throws(VarlinkError) -> String {
+        let previous = machine.standInToken
+        let (token, actions) = try machine.standIn(
+            agentToken: p.token, uid: peer.uid, pid: Int32(p.pid), app: p.app, name: p.name, focused: p.focused,
+            undo: p.undo, redo: p.redo, mayHoldContext: mayHoldContext, makeToken: Self.makeToken, now: .now)
+        if token != previous { logger.info("agent stands in", metadata: ["app": "\(p.app)", "peer": "\(peer)"]) }
+        apply(actions)
         return token
     }
 
@@ -292,6 +305,9 @@ public actor UndoCoordinator {
     private func apply(_ actions: [IntentAction]) {
         for action in actions {
             switch action {
+            case .event(let token, let event) where token == machine.standInToken:
+                // The stand-in's events go to the agent standing in.
+                send(toAgent: RegisterAgentReply(token: machine.agent?.token ?? "", event: event))
             case .event(let token, let event):
                 if let write = outboxes[token]?.yield(codec.reply(SubscribeReply(token: token, event: event), continues: true)) {
                     finalWrites?.append(write)

@@ -7,11 +7,16 @@ public struct UserPreferences: Sendable, Hashable {
     public var shakeToUndo: Bool
     /// The user's own sensitivity; nil follows the configured `detector.sensitivity`.
     public var sensitivity: Sensitivity?
+    /// Whether the session's agent may stand in for this user's apps that don't take part (on by
+    /// default, as shake to undo works in every text field on iOS).
+    public var standIn: Bool
 
-    /// Creates preferences; the defaults are Shake to Undo on, at the configured sensitivity.
-    public init(shakeToUndo: Bool = true, sensitivity: Sensitivity? = nil) {
+    /// Creates preferences; the defaults are Shake to Undo on, at the configured sensitivity, in
+    /// apps that don't take part too.
+    public init(shakeToUndo: Bool = true, sensitivity: Sensitivity? = nil, standIn: Bool = true) {
         self.shakeToUndo = shakeToUndo
         self.sensitivity = sensitivity
+        self.standIn = standIn
     }
 
     /// Whether these are the defaults, which need no entry in the file.
@@ -22,12 +27,14 @@ public struct UserPreferences: Sendable, Hashable {
         var result = self
         if let shakeToUndo = change.shakeToUndo { result.shakeToUndo = shakeToUndo }
         if let level = change.sensitivity.flatMap(Sensitivity.init(rawValue:)) { result.sensitivity = level }
+        if let standIn = change.standIn { result.standIn = standIn }
         return result
     }
 
     /// As the wire carries them, with the configured sensitivity filled in when the user chose none.
     public func wire(defaultSensitivity: Sensitivity) -> Preferences {
-        Preferences(shakeToUndo: shakeToUndo, sensitivity: (sensitivity ?? defaultSensitivity).rawValue)
+        Preferences(
+            shakeToUndo: shakeToUndo, sensitivity: (sensitivity ?? defaultSensitivity).rawValue, standIn: standIn)
     }
 }
 

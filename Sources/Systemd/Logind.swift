@@ -44,6 +44,25 @@ public enum Logind {
         return String(cString: state) == "active" ? .active(uid) : .active(nil)
     }
 
+    /// The login session a process acts in: its own (`sd_pid_get_session`), else, for a process of a
+    /// user's service manager (`user@UID.service`: systemd user units, and apps that desktops start as
+    /// scopes there), that user's graphical session (`sd_pid_get_owner_uid`, `sd_uid_get_display`).
+    /// Nil when there is none (a system service) or logind doesn't run.
+    public static func session(ofProcess pid: Int32) -> String? {
+        guard isRunning else { return nil }
+        var session: UnsafeMutablePointer<CChar>?
+        if sd_pid_get_session(pid, &session) >= 0, let session {
+            defer { free(session) }
+            return String(cString: session)
+        }
+        var uid = uid_t()
+        guard sd_pid_get_owner_uid(pid, &uid) >= 0, sd_uid_get_display(uid, &session) >= 0, let session else {
+            return nil
+        }
+        defer { free(session) }
+        return String(cString: session)
+    }
+
     /// The seat's user each time it may have changed, starting with the current one
     /// (`sd_login_monitor` on "seat", polled on a thread of its own that sleeps until
     /// logind writes). Without logind the stream yields ``SeatUser/noLogind`` once and finishes.

@@ -160,6 +160,17 @@ extension RegisterAgentParameters: CheckedParameters {
     }
 }
 
+extension StandInParameters: CheckedParameters {
+    public func check() throws(VarlinkError) {
+        try FieldRule.token.check(token, field: "token")
+        guard (1...Int(Int32.max)).contains(pid) else { throw .invalidParameter("pid") }
+        try FieldRule.appID.check(app, field: "app")
+        try FieldRule.name.check(name, field: "name")
+        try FieldRule.actionName.check(undo.flatMap { $0.isEmpty ? nil : $0 }, field: "undo")
+        try FieldRule.actionName.check(redo.flatMap { $0.isEmpty ? nil : $0 }, field: "redo")
+    }
+}
+
 extension RequestIntentParameters: CheckedParameters {
     public func check() throws(VarlinkError) {}
 }

@@ -30,7 +30,7 @@ public enum InterfaceDescriptions {
     #   name 64 characters, undo and redo 32, summary 120, title 80, message 240, label 32
     #   (and at most 4 bytes a character). The guideline checks (PromptRejected) come after.
     # - token: 32 lower-case hexadecimal digits; intent: "intent-" and 1 to 20 digits; a prompt
-    #   has at most 8 actions.
+    #   has at most 8 actions; pid: 1 to 2147483647.
     # - sensitivity: "low", "medium" or "high".
     # Messages are at most 64 KiB. Calls are counted per connection and per user before they
     # are parsed; connections and subscriptions are limited per connection, per user and in
@@ -189,7 +189,12 @@ public enum InterfaceDescriptions {
       shakeToUndo: bool,
       # How firm a shake must be: "low" (a firm shake), "medium" or "high" (a gentle one). The
       # configured detector.sensitivity until the user chooses.
-      sensitivity: string
+      sensitivity: string,
+      # "Apps that don't take part": whether the session's agent may stand in for this user's apps
+      # that don't take part themselves (StandIn). On by default, as shake to undo works in every
+      # text field on iOS. While off, StandIn fails with NotAllowed("stand-in-off") and a stand-in
+      # holds no context. Shake to Undo off covers stand-ins too.
+      standIn: bool
     )
 
     # The caller's own preferences (by its user id from SO_PEERCRED; no user can read another's).
@@ -199,7 +204,7 @@ public enum InterfaceDescriptions {
     # root. The daemon writes them to its state directory ($STATE_DIRECTORY, else /var/lib/shaked)
     # before it replies, so a change survives a restart, a crash and a reboot; NotSaved says when it
     # could not. Replies with the preferences now in force.
-    method SetPreferences(shakeToUndo: ?bool, sensitivity: ?string) -> (preferences: Preferences)
+    method SetPreferences(shakeToUndo: ?bool, sensitivity: ?string, standIn: ?bool) -> (preferences: Preferences)
 
     # Streams shakes and intent outcomes (call with "more"); needs the "monitor" permission.
     # The first reply, of kind "started", confirms the monitor is registered.
@@ -209,14 +214,47 @@ public enum InterfaceDescriptions {
     # reply carries the agent's token. Each later reply carries either a checked prompt to
     # draw, answered with Choose using the agent's token, or closed: the intent whose prompt
     # ended without the agent (cancelled, or timed out), to take down. After a performed
-    # intent, summary carries the app's ReportResult text for the agent to show. Only one
+    # intent, summary carries the app's ReportResult text for the agent to show. event
+    # carries the events of the agent's stand-in (see StandIn), as Subscribe would. Only one
     # agent is registered at a time; a second gets LimitReached.
     method RegisterAgent(name: string) -> (
       token: string,
       prompt: ?AgentPrompt,
       closed: ?string,
-      summary: ?string
+      summary: ?string,
+      event: ?Event
     )
+
+    # The registered agent takes the part of an app that does not take part itself (it has
+    # not subscribed), such as a text editor whose typing the agent follows through the
+    # accessibility bus. token is the agent's own token; pid is the app's process; app and
+    # name identify it as Subscribe's do; focused, undo and redo are as for SetContext. The
+    # reply's standIn is a subscription token for that app, owned by the agent: answer the
+    # stand-in's intents (event in RegisterAgent's replies) with AnswerIntent and report with
+    # ReportResult using it; the prompt then comes back to the agent to draw like any other.
+    # The agent has at most one stand-in: a call for another pid or app ends the previous one
+    # (its open prompt is cancelled, contextChanged), as switching apps does. Rules:
+    # - only the registered agent: its token, from its own user, with the "agent" permission;
+    # - only while the agent's user may hold the current context: the user of the active
+    #   session on the seat (logind), or without logind whom [Access] Context* allows;
+    #   otherwise NotAllowed("stand-in");
+    # - only for a process of the agent's own user and, with logind, acting in the agent's own
+    #   session (its own session, else its user's graphical session for a process of the
+    #   user's service manager); otherwise NotAllowed("stand-in-session");
+    # - only while the agent's user has "apps that don't take part" on (Preferences.standIn);
+    #   otherwise NotAllowed("stand-in-off");
+    # - an app that takes part wins: when pid has a subscription of its own the call fails
+    #   with TakesPart, and a stand-in never holds the context while one exists.
+    # The agent never sends the app's text: only action names ("Typing", "Delete", "Paste").
+    method StandIn(
+      token: string,
+      pid: int,
+      app: string,
+      name: string,
+      focused: bool,
+      undo: ?string,
+      redo: ?string
+    ) -> (standIn: string)
 
     # The prompt breaks a guideline. rule names it (title-prefix, title-words,
     # title-capitalization, title-punctuation, title-length, message-sentences,
@@ -250,6 +288,9 @@ public enum InterfaceDescriptions {
     # call-rate-per-user, message-size, monitors-per-connection, agents or preferences (users
     # with preferences of their own).
     error LimitReached (limit: string)
+
+    # StandIn: the process has a subscription of its own; it draws and performs its own undo.
+    error TakesPart ()
 
     # SetPreferences: the change is in force until the daemon stops, but writing it to the state
     # directory failed; reason says why (such as "open /var/lib/shaked/preferences.json.tmp:

@@ -4,11 +4,14 @@ public struct Preferences: Sendable, Hashable, Codable {
     public var shakeToUndo: Bool
     /// How firm a shake must be: `low`, `medium` or `high` (``FieldRule/sensitivityLevels``).
     public var sensitivity: String
+    /// Whether the session's agent may stand in for apps that don't take part (`StandIn`).
+    public var standIn: Bool
 
     /// Creates preferences.
-    public init(shakeToUndo: Bool, sensitivity: String) {
+    public init(shakeToUndo: Bool, sensitivity: String, standIn: Bool = true) {
         self.shakeToUndo = shakeToUndo
         self.sensitivity = sensitivity
+        self.standIn = standIn
     }
 }
 
@@ -20,16 +23,19 @@ public struct PreferencesReply: Sendable, Hashable, Codable {
     public init(preferences: Preferences) { self.preferences = preferences }
 }
 
-/// `SetPreferences(shakeToUndo, sensitivity)`: a nil field stays as it is.
+/// `SetPreferences(shakeToUndo, sensitivity, standIn)`: a nil field stays as it is.
 public struct SetPreferencesParameters: Sendable, Hashable, Codable {
     /// Turns Shake to Undo on or off.
     public var shakeToUndo: Bool?
     /// `low`, `medium` or `high`.
     public var sensitivity: String?
+    /// Lets the agent stand in for apps that don't take part, or not.
+    public var standIn: Bool?
     /// Creates the parameters.
-    public init(shakeToUndo: Bool? = nil, sensitivity: String? = nil) {
+    public init(shakeToUndo: Bool? = nil, sensitivity: String? = nil, standIn: Bool? = nil) {
         self.shakeToUndo = shakeToUndo
         self.sensitivity = sensitivity
+        self.standIn = standIn
     }
 }
 

@@ -20,6 +20,7 @@ public enum UndoInterface {
         case registerAgent = "io.shaked.Undo.RegisterAgent"
         case getPreferences = "io.shaked.Undo.GetPreferences"
         case setPreferences = "io.shaked.Undo.SetPreferences"
+        case standIn = "io.shaked.Undo.StandIn"
         case demoShake = "io.shaked.Demo.Shake"
         case getInfo = "org.varlink.service.GetInfo"
         case getInterfaceDescription = "org.varlink.service.GetInterfaceDescription"
@@ -333,13 +334,58 @@ public struct RegisterAgentReply: Sendable, Hashable, Codable {
     public var closed: String?
     /// What a performed intent changed, from the app's ReportResult.
     public var summary: String?
+    /// An event of the agent's stand-in (``StandInParameters``), as Subscribe would carry it.
+    public var event: UndoEvent?
     /// Creates a reply.
-    public init(token: String, prompt: AgentPrompt? = nil, closed: String? = nil, summary: String? = nil) {
+    public init(
+        token: String, prompt: AgentPrompt? = nil, closed: String? = nil, summary: String? = nil,
+        event: UndoEvent? = nil
+    ) {
         self.token = token
         self.prompt = prompt
         self.closed = closed
         self.summary = summary
+        self.event = event
     }
+}
+
+/// `StandIn(token, pid, app, name, focused, undo, redo)`: the agent takes the part of an app that
+/// does not take part itself.
+public struct StandInParameters: Sendable, Hashable, Codable {
+    /// The agent's token.
+    public var token: String
+    /// The app's process id.
+    public var pid: Int
+    /// The app's identifier, as Subscribe's `app`.
+    public var app: String
+    /// The app's name for people.
+    public var name: String
+    /// Whether the app's field has the focus.
+    public var focused: Bool
+    /// The action name that can be undone now ("Typing", "Delete", "Paste"), or nil.
+    public var undo: String?
+    /// The action name that can be redone now, or nil.
+    public var redo: String?
+    /// Creates the parameters.
+    public init(
+        token: String, pid: Int, app: String, name: String, focused: Bool, undo: String?, redo: String?
+    ) {
+        self.token = token
+        self.pid = pid
+        self.app = app
+        self.name = name
+        self.focused = focused
+        self.undo = undo
+        self.redo = redo
+    }
+}
+
+/// The reply of `StandIn`.
+public struct StandInReply: Sendable, Hashable, Codable {
+    /// The stand-in's subscription token, for AnswerIntent and ReportResult.
+    public var standIn: String
+    /// Creates a reply.
+    public init(standIn: String) { self.standIn = standIn }
 }
 
 /// The errors of `io.shaked.Undo`.
@@ -364,6 +410,8 @@ extension VarlinkError {
     public static func notAllowed(_ action: String) -> Self { .init("io.shaked.Undo.NotAllowed", ["action": action]) }
     /// A limit was reached.
     public static func limitReached(_ limit: String) -> Self { .init("io.shaked.Undo.LimitReached", ["limit": limit]) }
+    /// StandIn: the process has a subscription of its own.
+    public static let takesPart = Self("io.shaked.Undo.TakesPart")
     /// The daemon runs without `--demo`.
     public static let notDemo = Self("io.shaked.Demo.NotDemo")
 }

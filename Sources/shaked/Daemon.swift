@@ -36,7 +36,7 @@ struct Daemon {
         await coordinator.loadPreferences(preferences.loaded.preferences)
         let context = ServerContext(
             version: version, access: service.access, limits: service.limits, demoShake: source.demoShake,
-            preferenceFile: preferences.file)
+            preferenceFile: preferences.file, sameSession: Self.sameSession)
         let (listening, listeningContinuation) = AsyncStream.makeStream(of: Void.self)
         let server = VarlinkServer(
             endpoint: endpoint, coordinator: coordinator, context: context, logger: logger,
@@ -75,6 +75,15 @@ struct Daemon {
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
+    }
+
+    /// `StandIn`'s rule: the app's process is the agent's user's and, with logind, in the agent's
+    /// own login session (so an agent of one session can't speak for another session's apps).
+    @Sendable static func sameSession(_ peer: Peer, _ pid: Int32) -> Bool {
+        guard SessionCheck.sameUser(peer, pid) else { return false }
+        guard Logind.isRunning else { return true }
+        guard let session = Logind.session(ofProcess: pid) else { return false }
+        return session == Logind.session(ofProcess: peer.pid)
     }
 
     /// Users' preferences from the state directory; a bad file is set aside with a warning.

@@ -38,19 +38,31 @@ import Testing
 
     static let expected = [
         "etc/shaked/shaked.conf",
+        "etc/xdg/autostart/shake-agent.desktop",
+        "usr/bin/shake-agent",
         "usr/bin/shakectl",
         "usr/lib/systemd/system/shaked.service",
         "usr/lib/systemd/system/shaked.socket",
+        "usr/lib/systemd/user/shake-agent.service",
         "usr/lib/sysusers.d/shaked.conf",
         "usr/lib/udev/rules.d/60-shaked.rules",
+        "usr/share/shaked/agent/shake-agent",
         "usr/sbin/shaked",
+        "usr/share/man/man1/shake-agent.1",
         "usr/share/man/man1/shakectl.1",
         "usr/share/man/man5/shaked.conf.5",
         "usr/share/man/man8/shaked.8",
         "usr/share/shaked/install-manifest",
         "usr/share/varlink/io.shaked.Demo.varlink",
         "usr/share/varlink/io.shaked.Undo.varlink",
-    ]
+    ] + agentModules
+
+    /// The agent's Python modules, as the repository has them (clients/shake-agent/shakeagent).
+    static var agentModules: [String] {
+        let folder = TestPaths.packageRoot.appendingPathComponent("clients/shake-agent/shakeagent")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".py") }.map { "usr/share/shaked/agent/shakeagent/\($0)" }
+    }
 
     func run(_ arguments: [String]) throws -> ProcessResult {
         var environment = TestPaths.childEnvironment()
@@ -65,7 +77,7 @@ import Testing
         let destdir = try TestPaths.temporaryDirectory()
         let install = try run(["--destdir", destdir.path, "--bin-dir", bin.path])
         #expect(install.status == 0, "\(install.stderr)")
-        #expect(Self.files(under: destdir) == Self.expected)
+        #expect(Self.files(under: destdir) == Self.expected.sorted())
 
         let service = try String(
             contentsOf: destdir.appendingPathComponent("usr/lib/systemd/system/shaked.service"), encoding: .utf8)
@@ -177,7 +189,7 @@ import Testing
         #expect(install.status == 0, "\(install.stderr)")
         let debugFiles = ids.map { "usr/lib/debug/.build-id/\($0.prefix(2))/\($0.dropFirst(2)).debug" }
         let expected = Self.expected.map {
-            $0.replacingOccurrences(of: "usr/lib/systemd/", with: "lib/systemd/")
+            $0.replacingOccurrences(of: "usr/lib/systemd/system/", with: "lib/systemd/system/")
                 .replacingOccurrences(of: "usr/lib/udev/", with: "lib/udev/")
         }
         #expect(Self.files(under: destdir) == (expected + debugFiles).sorted())

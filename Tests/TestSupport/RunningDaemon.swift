@@ -17,7 +17,11 @@ public final class RunningDaemon: @unchecked Sendable {
 
     /// Starts `shaked --socket SOCKET` plus `arguments` (`--demo` by default) and waits until
     /// the socket accepts connections. `socket` defaults to `s` in a fresh temporary folder.
-    public init(arguments: [String] = ["--demo"], socket: String? = nil, timeout: Duration = .seconds(20)) throws {
+    /// `environment` is added to the test's own.
+    public init(
+        arguments: [String] = ["--demo"], socket: String? = nil, environment extra: [String: String] = [:],
+        timeout: Duration = .seconds(20)
+    ) throws {
         let folder = try TestPaths.temporaryDirectory()
         self.socket = socket ?? folder.appendingPathComponent("s").path
         logPath = folder.appendingPathComponent("shaked.log").path
@@ -28,6 +32,7 @@ public final class RunningDaemon: @unchecked Sendable {
         // Users' preferences go to the test's folder, never the host's /var/lib/shaked.
         var environment = TestPaths.childEnvironment()
         environment["STATE_DIRECTORY"] = folder.appendingPathComponent("state").path
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.standardOutput = log

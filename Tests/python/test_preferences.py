@@ -14,7 +14,7 @@ from shaked_harness.daemon import UNDO, App, Daemon, Raw, error_of, needs_root, 
 
 socket.setdefaulttimeout(20)
 NOBODY = 65534
-DEFAULTS = {"shakeToUndo": True, "sensitivity": "medium"}
+DEFAULTS = {"shakeToUndo": True, "sensitivity": "medium", "standIn": True}
 
 
 def preferences(daemon):
@@ -45,10 +45,15 @@ class PreferencesTest(unittest.TestCase):
         with Daemon("--demo") as daemon:
             self.assertEqual(preferences(daemon), DEFAULTS)
             self.assertEqual(set_preferences(daemon, shakeToUndo=False),
-                             {"shakeToUndo": False, "sensitivity": "medium"})
-            self.assertEqual(set_preferences(daemon, sensitivity="low"), {"shakeToUndo": False, "sensitivity": "low"})
+                             {"shakeToUndo": False, "sensitivity": "medium", "standIn": True})
+            self.assertEqual(set_preferences(daemon, sensitivity="low"),
+                             {"shakeToUndo": False, "sensitivity": "low", "standIn": True})
             uid = str(os.geteuid())
-            self.assertEqual(stored(daemon.state), {uid: {"shakeToUndo": False, "sensitivity": "low"}})
+            self.assertEqual(stored(daemon.state), {uid: {"shakeToUndo": False, "sensitivity": "low"}},
+                             "apps that don't take part: on, the default, is not written")
+            self.assertEqual(set_preferences(daemon, standIn=False),
+                             {"shakeToUndo": False, "sensitivity": "low", "standIn": False})
+            self.assertEqual(stored(daemon.state), {uid: {"shakeToUndo": False, "sensitivity": "low", "standIn": False}})
             self.assertEqual(sorted(os.listdir(daemon.state)), ["preferences.json"], "no temporary file left")
 
     def test_a_bad_sensitivity_is_refused_by_name(self):
@@ -65,12 +70,14 @@ class PreferencesTest(unittest.TestCase):
         with Daemon("--demo", state=state) as daemon:
             set_preferences(daemon, shakeToUndo=False, sensitivity="high")
         with Daemon("--demo", state=state) as daemon:
-            self.assertEqual(preferences(daemon), {"shakeToUndo": False, "sensitivity": "high"}, "after SIGTERM")
+            self.assertEqual(preferences(daemon), {"shakeToUndo": False, "sensitivity": "high", "standIn": True},
+                             "after SIGTERM")
             set_preferences(daemon, shakeToUndo=True)
             daemon.process.send_signal(signal.SIGKILL)  # a crash right after the reply
             daemon.process.wait()
         with Daemon("--demo", state=state) as daemon:
-            self.assertEqual(preferences(daemon), {"shakeToUndo": True, "sensitivity": "high"}, "after SIGKILL")
+            self.assertEqual(preferences(daemon), {"shakeToUndo": True, "sensitivity": "high", "standIn": True},
+                             "after SIGKILL")
 
     def test_a_corrupt_file_gives_the_defaults_and_is_kept_aside(self):
         state = state_dir()
@@ -140,8 +147,9 @@ class OtherUsersTest(unittest.TestCase):
 
             seen, changed = json.loads(run_as(NOBODY, nobody))
             self.assertEqual(seen, DEFAULTS, "root's switch is not nobody's")
-            self.assertEqual(changed, {"shakeToUndo": True, "sensitivity": "high"})
-            self.assertEqual(preferences(daemon), {"shakeToUndo": False, "sensitivity": "low"}, "root's unchanged")
+            self.assertEqual(changed, {"shakeToUndo": True, "sensitivity": "high", "standIn": True})
+            self.assertEqual(preferences(daemon), {"shakeToUndo": False, "sensitivity": "low", "standIn": True},
+                             "root's unchanged")
             self.assertEqual(stored(daemon.state), {
                 "0": {"shakeToUndo": False, "sensitivity": "low"},
                 str(NOBODY): {"shakeToUndo": True, "sensitivity": "high"}})

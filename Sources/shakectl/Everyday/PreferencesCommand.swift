@@ -17,7 +17,10 @@ struct PreferencesCommand: AsyncParsableCommand {
 
             With no options, prints the current values (GetPreferences); with options, changes \
             them (SetPreferences) and prints the values now in force. With --format json, prints \
-            one object with the keys shakeToUndo and sensitivity. Exits with status 1 when the \
+            one object with the keys shakeToUndo, sensitivity and standIn. \
+            --apps-that-dont-take-part off keeps the session's agent from offering shake to undo \
+            in apps that don't take part themselves (it reads their text fields through the \
+            accessibility bus; docs/agent.md). Exits with status 1 when the \
             daemon cannot be reached or could not save the change, saying why.
             """
     )
@@ -33,6 +36,11 @@ struct PreferencesCommand: AsyncParsableCommand {
     @Option(help: "How firm a shake must be: low, medium or high.")
     var sensitivity: String?
 
+    @Option(
+        name: .customLong("apps-that-dont-take-part"),
+        help: "Let the session's agent (shake-agent) offer shake to undo in apps that don't take part: on or off.")
+    var standIn: Switch?
+
     @OptionGroup var daemon: SocketOptions
 
     @Option(help: "Output format: text or json (one object).")
@@ -45,8 +53,9 @@ struct PreferencesCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let change = SetPreferencesParameters(shakeToUndo: shakeToUndo.map { $0 == .on }, sensitivity: sensitivity)
-        let changing = change.shakeToUndo != nil || change.sensitivity != nil
+        let change = SetPreferencesParameters(
+            shakeToUndo: shakeToUndo.map { $0 == .on }, sensitivity: sensitivity, standIn: standIn.map { $0 == .on })
+        let changing = change.shakeToUndo != nil || change.sensitivity != nil || change.standIn != nil
         let reply = try await withDaemon(daemon.path) { connection in
             changing
                 ? try await connection.call(.setPreferences, change, returning: PreferencesReply.self)
@@ -56,6 +65,10 @@ struct PreferencesCommand: AsyncParsableCommand {
         print(
             format == .json
                 ? encodeJSONLine(p)
-                : "shake to undo: \(p.shakeToUndo ? "on" : "off")\nsensitivity:   \(p.sensitivity)")
+                : """
+                shake to undo: \(p.shakeToUndo ? "on" : "off")
+                sensitivity:   \(p.sensitivity)
+                apps that don't take part: \(p.standIn ? "on" : "off")
+                """)
     }
 }

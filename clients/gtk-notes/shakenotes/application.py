@@ -25,6 +25,7 @@ class NotesApplication(Adw.Application):
         self.link = None
         self.menu = Gio.Menu()
         self.menu.append(_("Shake to Undo"), "app.shake-to-undo")
+        self.menu.append(_("In Apps That Don't Take Part"), "app.stand-in")
         self.menu.append(_("Bold"), "app.bold")
         self.menu.append(_("Quit"), "app.quit")
 
@@ -33,6 +34,11 @@ class NotesApplication(Adw.Application):
         self.shake_to_undo.set_enabled(False)  # until shaked says what it is
         self.shake_to_undo.connect("change-state", self._on_shake_to_undo)
         self.add_action(self.shake_to_undo)
+        # The second switch: whether the session's agent offers it in apps that don't take part.
+        self.stand_in = Gio.SimpleAction.new_stateful("stand-in", None, GLib.Variant.new_boolean(True))
+        self.stand_in.set_enabled(False)
+        self.stand_in.connect("change-state", self._on_stand_in)
+        self.add_action(self.stand_in)
         for name, accel, callback in (("bold", "<Control>b", lambda *_: self.window.make_bold()),
                                       ("quit", "<Control>q", lambda *_: self.quit())):
             action = Gio.SimpleAction.new(name, None)
@@ -51,7 +57,8 @@ class NotesApplication(Adw.Application):
         self.link.connect("connected", lambda *_: self.link.call("GetPreferences", self._show_preferences))
         # The switch may have been changed elsewhere (shakectl preferences): look again on return.
         self.window.connect("notify::is-active", self._refresh_preferences)
-        self.link.connect("disconnected", lambda *_: self.shake_to_undo.set_enabled(False))
+        self.link.connect("disconnected", lambda *_: (self.shake_to_undo.set_enabled(False),
+                                                      self.stand_in.set_enabled(False)))
         self.link.start()
         self.window.present()
 
@@ -67,10 +74,17 @@ class NotesApplication(Adw.Application):
     def _on_shake_to_undo(self, action, value):
         self.link.call("SetPreferences", self._show_preferences, shakeToUndo=value.get_boolean())
 
+    def _on_stand_in(self, action, value):
+        self.link.call("SetPreferences", self._show_preferences, standIn=value.get_boolean())
+
     def _show_preferences(self, reply, error):
         if error is not None:
             self.window.status.set_label(_("Shake to Undo could not be changed: %s") % error)
             return
+        stand_in = reply["preferences"].get("standIn", True)
+        if not self.stand_in.get_enabled() or self.stand_in.get_state().get_boolean() != stand_in:
+            self.stand_in.set_state(GLib.Variant.new_boolean(stand_in))
+            self.stand_in.set_enabled(True)
         on = reply["preferences"]["shakeToUndo"]
         if self.shake_to_undo.get_enabled() and self.shake_to_undo.get_state().get_boolean() == on:
             return  # nothing new; leave the status line (it may show what an undo changed)

@@ -21,6 +21,8 @@ class NotesWindow(Adw.ApplicationWindow):
         self.dialog = None
         self.dialog_was_active = False
         self.handing_back = None  # after a prompt is answered: a timer while focus returns here
+        self.agent_intent = None  # the open intent whose prompt the session's agent draws
+        self.answering = None  # the intent answered, until the reply says who draws its prompt
 
         self.buffer = Gtk.TextBuffer(enable_undo=True)
         self.names = UndoNames(self.buffer)
@@ -94,8 +96,8 @@ class NotesWindow(Adw.ApplicationWindow):
         """Whether the person is in this app: this window or its own prompt is active (a prompt
         just presented counts until it has been active once, and the window while the window
         manager hands focus back from an answered prompt, for at most half a second)."""
-        if self.is_active() or self.handing_back is not None:
-            return True
+        if self.is_active() or self.handing_back is not None or self.agent_intent or self.answering:
+            return True  # the agent's prompt for this app is active instead of this window
         return self.dialog is not None and (self.dialog.is_active() or not self.dialog_was_active)
 
     def publish(self):
@@ -127,12 +129,18 @@ class NotesWindow(Adw.ApplicationWindow):
 
     def _on_disconnected(self, _link, _why):
         self.published = None
+        self.agent_intent = None
         self.status.set_label(_("shaked is not running; reconnecting…"))
         self.close_dialog()
 
     # Intents
 
     def _on_event(self, _link, kind, event):
+        if kind != "intent" and event["intent"] == self.agent_intent:
+            self.agent_intent = None
+            if self.handing_back is None and kind == "perform":  # focus comes back from the agent's prompt
+                self.handing_back = GLib.timeout_add(500, self._handed_back)
+            self.publish()
         if kind == "intent":
             self.show_prompt(event)
         elif kind == "perform":
@@ -146,16 +154,20 @@ class NotesWindow(Adw.ApplicationWindow):
         composed = prompt.compose(operation, event["actionName"], self.language, also_offer=other)
 
         def answered(reply, error):
+            self.answering = None
             if error is not None:  # PromptRejected is a bug in this app: say so loudly
                 self.status.set_label(_("shaked refused the prompt: %s") % error)
                 raise RuntimeError("AnswerIntent failed: %s" % error)
-            if not reply["agent"]:  # a prompt agent may draw it instead
+            if reply["agent"]:  # the session's prompt agent draws it: this app counts as in front meanwhile
+                self.agent_intent = event["intent"]
+            else:
                 self.intent = event
                 self.dialog, self.dialog_was_active = prompt.dialog(self, composed), False
                 self.dialog.connect("response", self._on_response)
                 self.dialog.connect("notify::is-active", self._on_dialog_active)
                 self.dialog.present()
 
+        self.answering = event["intent"]  # in front until the reply says who draws the prompt
         self.link.call("AnswerIntent", answered, token=self.link.token, intent=event["intent"], prompt=composed)
 
     def _on_dialog_active(self, dialog, _pspec):

@@ -1,0 +1,19 @@
+"""The text field the agent follows: its accessible object, and its app's process and name."""
+
+import gi
+
+gi.require_version("Atspi", "2.0")
+from gi.repository import Atspi  # noqa: E402
+
+
+class Field:
+    """The focused field: its accessible object, and its app's process and name."""
+
+    def __init__(self, accessible, pid, app_name):
+        self.accessible, self.pid, self.app_name = accessible, pid, app_name
+
+    def text(self):
+        return Atspi.Text.get_text(self.accessible, 0, -1)
+
+    def focused(self):
+        return self.accessible.get_state_set().contains(Atspi.StateType.FOCUSED)
