@@ -78,7 +78,14 @@ build_target() {
     done
     for f in "$scratch"/checkouts/*/Sources/*/include; do includes+=(-Xcc "-I$PWD/$f"); done
     for m in $(modules "$t"); do
-        while IFS= read -r -d '' f; do objects+=("$f"); done < <(find "$build/$m.build" -name '*.o' -print0)
+        while IFS= read -r -d '' f; do
+            # An object whose source is gone (a file deleted or renamed since the last fuzz build)
+            # stays in the scratch folder; linking it would pull in what it referenced.
+            if [ -d "Sources/$m" ] && [ -z "$(find "Sources/$m" -name "$(basename "$f" .o)" -print -quit)" ]; then
+                continue
+            fi
+            objects+=("$f")
+        done < <(find "$build/$m.build" -name '*.o' -print0)
     done
     mkdir -p "$scratch/fuzz"
     local sources=(Tests/Fuzz/"$t"/*.swift)
