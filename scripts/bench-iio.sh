@@ -8,6 +8,8 @@
 # in_accel_*_raw at 100 Hz). Prints, per run, one JSON line: CPU ms per second, reading-thread
 # wake-ups per second, context switches per second, heap bytes and allocations per sample (see
 # `shakectl bench-iio --help`), and iio-sensor-proxy's CPU ms per second over the same window.
+# Then the floor: Tests/harness/iio_floor_reader.c, a C reader that only polls and reads the same
+# buffer, what any reader pays under this harness (the kernel, umockdev's preload).
 #
 #   scripts/bench-iio.sh [RUNS] [SECONDS]     (defaults 3 and 10)
 #   SCRATCH_PATH=.build-iio scripts/bench-iio.sh
@@ -26,9 +28,14 @@ fi
 scripts/ensure-packages.sh iio-sensor-proxy python3-gi gir1.2-umockdev-1.0 dbus
 python=$(scripts/python-env.sh)
 
-for mode in buffered polled; do
+# The floor: a reader in C that only polls and reads the buffer, under the same testbed.
+floor=$(mktemp -d)/iio-floor-reader
+cc -O2 -Wall -Wextra -Werror -o "$floor" Tests/harness/iio_floor_reader.c
+for mode in buffered polled floor; do
     for run in $(seq "$runs"); do
         printf '%s run %s: ' "$mode" "$run"
-        "$python" -m shaked_harness.bench_iio_beside_proxy "$SHAKECTL" "$mode" "$seconds"
+        "$python" -m shaked_harness.bench_iio_beside_proxy "$([ "$mode" = floor ] && echo "$floor" || echo "$SHAKECTL")" \
+            "$mode" "$seconds"
     done
 done
+rm -rf "$(dirname "$floor")"

@@ -11,6 +11,7 @@ iio-sensor-proxy runs polled (IIO_SENSOR_PROXY_TYPE=iio-poll-accel), as Debian 1
 phones (docs/sensor-sharing.md); the driver allows raw reads, so both read at once.
 
 Usage: PYTHON -m shaked_harness.bench_iio_beside_proxy SHAKECTL MODE SECONDS
+       PYTHON -m shaked_harness.bench_iio_beside_proxy FLOOR_READER floor SECONDS
 """
 
 import json
@@ -65,9 +66,13 @@ def main():
         monitor = sharing.Monitor(bus_env)
         processes.append(monitor.process)
         sharing.wait_until(lambda: any("Has accelerometer" in line for line in monitor.lines), 10)
-        bench = subprocess.Popen([shakectl, "bench-iio", "--mode", mode, "--rate", "100", "--seconds", str(seconds),
-                                  "--format", "json"], env=device_env, stdout=subprocess.PIPE,
-                                 stderr=subprocess.DEVNULL, text=True)
+        if mode == "floor":  # SHAKECTL is then the floor reader (Tests/harness/iio_floor_reader.c)
+            command = [shakectl, str(seconds)]
+        else:
+            command = [shakectl, "bench-iio", "--mode", mode, "--rate", "100", "--seconds", str(seconds),
+                       "--format", "json"]
+        bench = subprocess.Popen(command, env=device_env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                 text=True)
         time.sleep(1.5)  # shakectl's one-second warm-up, then the same window for both
         start, started = cpu_seconds(proxy.pid), time.monotonic()
         output = bench.communicate(timeout=seconds + 60)[0]

@@ -1,0 +1,65 @@
+// The floor of scripts/bench-iio.sh: the least any reader of an IIO buffer must do, in C. It opens
+// /dev/iio:device0 (under the same umockdev testbed as shakectl bench-iio), then waits in poll(2)
+// and reads what is there with one read(2) per wake-up, for SECONDS after a one-second warm-up,
+// and prints its own CPU time per second (getrusage, all threads: umockdev's preload runs in this
+// process too) as one JSON line with the keys shakectl bench-iio uses. What shaked costs above this
+// is shaked's; this much is the kernel's, the harness's and any reader's.
+//
+//   iio-floor-reader SECONDS
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+static double cpu_seconds(void) {
+    struct rusage r;
+    getrusage(RUSAGE_SELF, &r);
+    return r.ru_utime.tv_sec + r.ru_utime.tv_usec / 1e6 + r.ru_stime.tv_sec + r.ru_stime.tv_usec / 1e6;
+}
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv) {
+    double seconds = argc > 1 ? atof(argv[1]) : 0;
+    if (seconds <= 0) {
+        fprintf(stderr, "usage: iio-floor-reader SECONDS\n");
+        return 2;
+    }
+    int fd = open("/dev/iio:device0", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        perror("iio-floor-reader: /dev/iio:device0");
+        return 1;
+    }
+    char buffer[4096];
+    double start = now(), cpu_start = 0, window_start = 0;
+    long wakeups = 0, bytes = 0;
+    int warm = 0;
+    for (;;) {
+        struct pollfd p = {fd, POLLIN, 0};
+        if (poll(&p, 1, 1000) > 0) {
+            ssize_t n = read(fd, buffer, sizeof buffer);
+            if (n > 0) bytes += n;
+            wakeups++;
+        }
+        double t = now();
+        if (!warm && t - start >= 1) {
+            warm = 1;
+            cpu_start = cpu_seconds();
+            window_start = t;
+            wakeups = bytes = 0;
+        } else if (warm && t - window_start >= seconds) {
+            double elapsed = t - window_start;
+            printf("{\"bytesPerSecond\": %.0f, \"cpuMillisecondsPerSecond\": %.3f, \"mode\": \"floor: poll and read in C\", "
+                   "\"seconds\": %.3f, \"wakeupsPerSecond\": %.1f}\n",
+                   bytes / elapsed, (cpu_seconds() - cpu_start) * 1000 / elapsed, elapsed, wakeups / elapsed);
+            return 0;
+        }
+    }
+}
