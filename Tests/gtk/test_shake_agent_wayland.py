@@ -2,6 +2,7 @@
 Wayland GTK, keys through the virtual keyboard protocol (wtype), the screen read through AT-SPI.
 Run it in a process of its own (scripts/test.sh does): pyatspi keeps the first session bus it saw."""
 
+import re
 import shutil
 import unittest
 
@@ -91,6 +92,46 @@ class WaylandTextEditorTest(unittest.TestCase):
         wait_for(lambda: "cancelled detail=declined" in self.daemon.output(), 10, "the cancel to reach shaked")
         wait_for(self.editor.has_focus, 10, "the focus back in the editor's field")
         self.assertEqual(self.editor.text(), "hello world")
+
+    def test_another_app_taking_the_focus_cancels_the_prompt(self):
+        from shaked_harness.text_editor import TextEditor
+        self.type("hello world")
+        self.prompt_after_shake()
+        # The person opens another app with the prompt open; phoc gives the new window the focus.
+        other = TextEditor(desktop)
+        try:
+            wait_for(other.has_focus, 15, "the second editor's field to have the focus")
+            self.agent.wait_closed()
+            try:
+                # The agent tells shaked the field lost the focus (it cannot see which app has it).
+                wait_for(lambda: re.search(r"cancelled detail=(focusLost|contextChanged)", self.daemon.output()), 10,
+                         "shaked to cancel the prompt when the editor is no longer in front")
+            except AssertionError as e:
+                raise AssertionError("%s\n-- shaked said:\n%s" % (e, self.daemon.output()[-2000:])) from None
+            self.assertEqual(self.editor.text(), "hello world")
+        finally:
+            other.stop()
+
+    def test_another_app_taking_the_focus_cancels_the_prompt(self):
+        from shaked_harness.text_editor import TextEditor
+        self.type("hello world")
+        self.prompt_after_shake()
+        # The person opens another app with the prompt open; phoc gives the new window the focus.
+        # The new GTK 4 window announces nothing on the accessibility bus: the prompt losing the
+        # focus is what tells the agent.
+        other = TextEditor(desktop)
+        try:
+            wait_for(other.has_focus, 15, "the second editor's field to have the focus")
+            self.agent.wait_closed()
+            try:
+                # The agent tells shaked the field lost the focus (it cannot see which app has it).
+                wait_for(lambda: re.search(r"cancelled detail=(focusLost|contextChanged)", self.daemon.output()), 10,
+                         "shaked to cancel the prompt when the editor is no longer in front")
+            except AssertionError as e:
+                raise AssertionError("%s\n-- shaked said:\n%s" % (e, self.daemon.output()[-2000:])) from None
+            self.assertEqual(self.editor.text(), "hello world")
+        finally:
+            other.stop()
 
 
 if __name__ == "__main__":

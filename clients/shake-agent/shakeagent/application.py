@@ -49,6 +49,7 @@ class AgentApplication(Adw.Application):
         self.link.connect("connected", lambda *_: print("shake-agent: registered with shaked", file=sys.stderr))
         self.link.connect("disconnected", self._on_disconnected)
         self.prompts.connect("chosen", self._on_chosen)
+        self.prompts.connect("left", lambda *_: self.stand_in.person_left())
         self.watch.start()
         self.link.start()
 

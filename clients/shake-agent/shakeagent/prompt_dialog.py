@@ -8,6 +8,8 @@ class PromptDialog(GObject.Object):
     __gsignals__ = {
         # the intent and the role chosen ("cancel", "undo", "redo")
         "chosen": (GObject.SignalFlags.RUN_FIRST, None, (str, str)),
+        # the open prompt lost the focus to another window: the person went elsewhere (the intent)
+        "left": (GObject.SignalFlags.RUN_FIRST, None, (str,)),
     }
 
     def __init__(self, application):
@@ -34,7 +36,8 @@ class PromptDialog(GObject.Object):
                 dialog.set_default_response(action["role"])
         dialog.set_close_response("cancel")
         dialog.connect("response", self._on_response)
-        self.dialog, self.intent = dialog, agent_prompt["intent"]
+        dialog.connect("notify::is-active", self._on_active_changed)
+        self.dialog, self.intent, self.was_active = dialog, agent_prompt["intent"], False
         dialog.present()
 
     def close(self, intent=None):
@@ -47,6 +50,16 @@ class PromptDialog(GObject.Object):
     @property
     def is_open(self):
         return self.dialog is not None
+
+    def _on_active_changed(self, dialog, _param):
+        # Only a prompt that had the focus and lost it while still open: not its first mapping, and
+        # not its closing (the dialog is no longer ours by then).
+        if dialog is not self.dialog:
+            return
+        if dialog.is_active():
+            self.was_active = True
+        elif self.was_active:
+            self.emit("left", self.intent)
 
     def _on_response(self, dialog, role):
         if dialog is not self.dialog:

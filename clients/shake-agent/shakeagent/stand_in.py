@@ -42,6 +42,16 @@ class StandIn:
         self.last_field = field or self.last_field if self.watch.holding else field
         self._declare()
 
+    def person_left(self):
+        """The stand-in's prompt lost the focus to another window while open: the person went to
+        another app. On Wayland that app may announce nothing on the accessibility bus (a GTK 4
+        window that opens takes the focus without a focus event), so the prompt's own window is
+        what tells. What could be undone in the field is left behind, as when focus moves."""
+        if not self.watch.holding or self.performing is not None:
+            return  # not the stand-in's prompt, or its choice is being carried out
+        self.watch.holding = False
+        self.watch.leave()
+
     def _on_edit(self, _watch, inserted, length):
         if self.performing is not None:
             self._changed_while_performing()

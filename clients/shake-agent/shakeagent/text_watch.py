@@ -87,6 +87,10 @@ class TextWatch(GObject.Object):
         else:
             self._set(None)
 
+    def leave(self):
+        """The focus went somewhere this watch did not see: no field is followed now."""
+        self._set(None)
+
     def _set(self, field):
         if field is None and self.field is None:
             return
