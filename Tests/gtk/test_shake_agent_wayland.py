@@ -98,25 +98,6 @@ class WaylandTextEditorTest(unittest.TestCase):
         self.type("hello world")
         self.prompt_after_shake()
         # The person opens another app with the prompt open; phoc gives the new window the focus.
-        other = TextEditor(desktop)
-        try:
-            wait_for(other.has_focus, 15, "the second editor's field to have the focus")
-            self.agent.wait_closed()
-            try:
-                # The agent tells shaked the field lost the focus (it cannot see which app has it).
-                wait_for(lambda: re.search(r"cancelled detail=(focusLost|contextChanged)", self.daemon.output()), 10,
-                         "shaked to cancel the prompt when the editor is no longer in front")
-            except AssertionError as e:
-                raise AssertionError("%s\n-- shaked said:\n%s" % (e, self.daemon.output()[-2000:])) from None
-            self.assertEqual(self.editor.text(), "hello world")
-        finally:
-            other.stop()
-
-    def test_another_app_taking_the_focus_cancels_the_prompt(self):
-        from shaked_harness.text_editor import TextEditor
-        self.type("hello world")
-        self.prompt_after_shake()
-        # The person opens another app with the prompt open; phoc gives the new window the focus.
         # The new GTK 4 window announces nothing on the accessibility bus: the prompt losing the
         # focus is what tells the agent.
         other = TextEditor(desktop)
