@@ -37,6 +37,7 @@ gi.require_version("UMockdev", "1.0")
 from gi.repository import UMockdev  # noqa: E402
 
 from .daemon import OWN_ACCESS, UNDO, App, Daemon  # noqa: E402
+from .private_bus import BUS_CONFIG  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
@@ -46,20 +47,6 @@ SYSPATH = "/sys/devices/platform/fake-accel.0/iio:device0"
 NODE = "/dev/iio:device0"
 PRELOAD = "libumockdev-preload.so.0"
 
-BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>system</type>
-  <listen>unix:path=%s</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow user="*"/>
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-"""
 
 # Raw readings (sensor axes) for each orientation. The fixture's mount matrix swaps x and y, and
 # iio-sensor-proxy calls the device "normal" when its y axis points down, "left-up" when x points up.
