@@ -68,10 +68,7 @@ enum DeviceSharing {
 
     /// Who to name for a device in use: the processes holding its node, else a running rotation service.
     static func describeUser(of info: AccelerometerInfo) -> String {
-        let holders = info.devnode.map(holders(of:)) ?? []
-        if !holders.isEmpty { return holders.map(\.description).joined(separator: ", ") }
-        if let service = rotationService() { return service.description }
-        return "another process"
+        holderOfEnabledBuffer(info) ?? "another process"
     }
 
     /// Who enabled the device's buffer, when a live process may have: a holder of its node, else a

@@ -250,11 +250,12 @@ public struct ShakeDetector: ShakeDetecting {
     private mutating func recognize(next: Stroke, at t: Int64) -> ShakeEvent? {
         guard let last = chain.last else { return nil }
         let fromStillness = beganFromStillness(chain[back: chain.count - 1].start)
-        guard last.peak.cosine(next.peak) < -0.5 else {
+        let turn = last.peak.cosine(next.peak)
+        guard turn < -0.5 else {
             // A curved or elliptical stroke begins at right angles to the last one and turns to
             // meet it end to end as it grows. From stillness, where such shakes start, try again
             // as it grows; in ongoing motion (running swings the arm in arcs too), don't.
-            if fromStillness, last.peak.cosine(next.peak) < 0.5 { retryAsStrokeGrows = true }
+            if fromStillness, turn < 0.5 { retryAsStrokeGrows = true }
             return nil
         }
         let halfPeriod =

@@ -55,10 +55,11 @@ def wait_for(condition, timeout=10, what="condition"):
 class Desktop:
     """Xvfb on a free display with a session bus, AT-SPI and openbox; stop() ends what start() began."""
 
-    def __init__(self, width=360, height=720):
+    def __init__(self, width=360, height=720, prefix="shaked-desktop-"):
         self.size = "%dx%dx24" % (width, height)
-        self.dir = tempfile.mkdtemp(prefix="shaked-desktop-")
+        self.dir = tempfile.mkdtemp(prefix=prefix)
         self.processes = []
+        self.bus_pid = None
 
     def start(self):
         # Xvfb picks a free display and writes its number to the pipe once it accepts connections
@@ -71,11 +72,7 @@ class Desktop:
             display = self._read_line(ready, 20, "Xvfb")
         os.environ.update(DISPLAY=":%s" % display, GDK_BACKEND="x11", GTK_A11Y="atspi", NO_AT_BRIDGE="0",
                           GSETTINGS_BACKEND="memory", XDG_RUNTIME_DIR=self.dir)
-        bus = subprocess.run(["dbus-daemon", "--session", "--fork", "--print-address=1", "--print-pid=1"],
-                             check=True, capture_output=True, text=True).stdout.split()
-        os.environ["DBUS_SESSION_BUS_ADDRESS"] = bus[0]
-        self.bus_pid = int(bus[1])
-        self._spawn(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"])
+        self._start_session_bus()
         # Openbox runs its --startup command once it manages the screen: from then on windows
         # can be activated (_NET_ACTIVE_WINDOW).
         managing = os.path.join(self.dir, "openbox-managing")
@@ -83,6 +80,14 @@ class Desktop:
         wait_for(lambda: os.path.exists(managing) or openbox.poll() is not None, 20, "openbox to start")
         if openbox.poll() is not None:
             raise AssertionError("openbox exited (status %s): %s" % (openbox.returncode, self._log("openbox")))
+
+    def _start_session_bus(self):
+        """A session bus of its own, with the accessibility bus on it, for what runs on this desktop."""
+        bus = subprocess.run(["dbus-daemon", "--session", "--fork", "--print-address=1", "--print-pid=1"],
+                             check=True, capture_output=True, text=True).stdout.split()
+        os.environ["DBUS_SESSION_BUS_ADDRESS"] = bus[0]
+        self.bus_pid = int(bus[1])
+        self._spawn(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"])
 
     def _read_line(self, stream, timeout, what):
         if not select.select([stream], [], [], timeout)[0]:
@@ -109,10 +114,11 @@ class Desktop:
                 process.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 process.kill()
-        try:
-            os.kill(self.bus_pid, 15)
-        except (AttributeError, ProcessLookupError):
-            pass
+        if self.bus_pid:
+            try:
+                os.kill(self.bus_pid, 15)
+            except ProcessLookupError:
+                pass
 
     def xdotool(self, *args):
         done = subprocess.run(["xdotool", *args], capture_output=True, text=True)

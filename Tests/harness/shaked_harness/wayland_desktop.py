@@ -5,9 +5,8 @@ keyboard is), since headless phoc gives no window the keyboard focus without one
 import os
 import shutil
 import subprocess
-import tempfile
 
-from .desktop import wait_for
+from .desktop import Desktop, wait_for
 
 NEEDED = ["phoc", "wtype", "dbus-daemon"]
 
@@ -16,23 +15,19 @@ def missing():
     return [tool for tool in NEEDED if shutil.which(tool) is None]
 
 
-class WaylandDesktop:
+class WaylandDesktop(Desktop):
+    """Headless phoc instead of Xvfb and openbox; the session bus, logs and stop() are Desktop's."""
+
     def __init__(self):
-        self.dir = tempfile.mkdtemp(prefix="shaked-wayland-")
+        super().__init__(prefix="shaked-wayland-")
         os.chmod(self.dir, 0o700)
-        self.processes = []
-        self.bus_pid = None
 
     def start(self):
         os.environ.update(XDG_RUNTIME_DIR=self.dir, WLR_BACKENDS="headless", WLR_LIBINPUT_NO_DEVICES="1",
                           WLR_RENDERER="pixman", GDK_BACKEND="wayland", GTK_A11Y="atspi", NO_AT_BRIDGE="0",
                           GSETTINGS_BACKEND="memory")
         os.environ.pop("DISPLAY", None)
-        bus = subprocess.run(["dbus-daemon", "--session", "--fork", "--print-address=1", "--print-pid=1"],
-                             check=True, capture_output=True, text=True).stdout.split()
-        os.environ["DBUS_SESSION_BUS_ADDRESS"] = bus[0]
-        self.bus_pid = int(bus[1])
-        self._spawn(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"])
+        self._start_session_bus()
         # phoc creates its socket in XDG_RUNTIME_DIR once it serves clients; -E keeps it running.
         phoc = self._spawn(["phoc", "-E", "sleep 100000"])
         socket = os.path.join(self.dir, "wayland-0")
@@ -41,29 +36,6 @@ class WaylandDesktop:
             raise AssertionError("phoc exited (status %s): %s" % (phoc.returncode, self._log("phoc")))
         os.environ["WAYLAND_DISPLAY"] = "wayland-0"
         self.keyboard = self._spawn(["wtype", "-s", "100000000"])
-
-    def _log(self, program):
-        with open(os.path.join(self.dir, program + ".log")) as f:
-            return f.read()[-2000:]
-
-    def _spawn(self, argv):
-        log = open(os.path.join(self.dir, os.path.basename(argv[0]) + ".log"), "a")
-        process = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT)
-        self.processes.append(process)
-        return process
-
-    def stop(self):
-        for process in reversed(self.processes):
-            process.terminate()
-            try:
-                process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                process.kill()
-        if self.bus_pid:
-            try:
-                os.kill(self.bus_pid, 15)
-            except ProcessLookupError:
-                pass
 
     def wtype(self, *args):
         done = subprocess.run(["wtype", *args], capture_output=True, text=True, timeout=20)
