@@ -64,6 +64,11 @@ struct Ring<let capacity: Int, Element: Sendable>: Sendable {
         count = Swift.min(count + 1, capacity)
     }
 
+    /// Replaces the newest element; the ring must not be empty.
+    mutating func replaceLast(_ element: Element) {
+        storage[(head - 1 + capacity) % capacity] = element
+    }
+
     /// Removes the oldest element.
     mutating func dropOldest() {
         count = Swift.max(count - 1, 0)

@@ -20,14 +20,14 @@ import Traces
         return total
     }
 
-    @Test("micro:bit shakes by other hands: at least 16 of 17, and the waggles 12 of 13")
+    @Test("micro:bit shakes by other hands: all 17, and all 13 waggles")
     func microbitShakes() throws {
         let shakes = try Self.score("other-hands") { $0.contains("_shake_") }
         #expect(shakes.labelled == 17)
-        #expect(shakes.hits >= 16, "\(shakes.hits) of \(shakes.labelled)")
+        #expect(shakes.hits == 17, "\(shakes.hits) of \(shakes.labelled)")
         #expect(shakes.falsePositives == 0)
         let waggles = try Self.score("other-hands") { $0.contains("waggle") }
-        #expect(waggles.hits >= 12, "\(waggles.hits) of \(waggles.labelled)")
+        #expect(waggles.hits == 13, "\(waggles.hits) of \(waggles.labelled)")
     }
 
     @Test("the micro:bit's 109 clips of other motion give no event")
