@@ -83,6 +83,9 @@ extension ShakeClient {
                     tokens.yield(reply.token)
                     tokens.finish()
                 }
+                if let sensor = reply.sensor {
+                    eventSink.yield(sensor.available ? .shakeAvailable : .shakeUnavailable(reason: sensor.reason ?? ""))
+                }
                 guard let event = reply.event else { continue }
                 state.withLock { state in
                     let actions = state.tracker.received(event, context: state.context, language: language)

@@ -22,7 +22,7 @@ extension ShakeClient {
     /// cancelled when the daemon cancels the prompt (the app left the foreground, another app
     /// took the context, the timeout passed, the daemon went away): dismiss the alert then, and
     /// what it returns is ignored. Don't read ``events`` while this runs; `onEvent` sees each of
-    /// them, for showing the connection state. Set focus with ``setFocused(_:)``.
+    /// them, for showing the connection state and whether shake to undo is available now. Set focus with ``setFocused(_:)``.
     ///
     /// - Parameters:
     ///   - stack: the app's undo history.
@@ -61,7 +61,7 @@ extension ShakeClient {
                 case .cancelled, .failed, .disconnected:
                     confirming?.cancel()
                     confirming = nil
-                case .connected:
+                case .connected, .shakeUnavailable, .shakeAvailable:
                     break
                 }
             }

@@ -31,6 +31,8 @@ import UndoProtocol
 ///     case .perform(let request): shake.reportResult(perform(request.operation))
 ///     case .cancelled, .failed: dismissPrompt()
 ///     case .connected, .disconnected: updateStatusIcon()
+///     case .shakeUnavailable(let reason): showHint(reason)    // "shake to undo unavailable: …"
+///     case .shakeAvailable: showHint(nil)
 ///     }
 /// }
 /// ```

@@ -90,5 +90,11 @@ extension ShakeClient {
         case cancelled(intent: String, reason: CancelReason)
         /// The daemon refused a call about this intent (`error` names why); the intent is over.
         case failed(intent: String, error: VarlinkError)
+        /// A shake cannot be recognized now, though the app could use one: `reason` says why,
+        /// such as "shake to undo unavailable: the accelerometer is in use by iio-sensor-proxy
+        /// (pid 812)". Say so beside the undo controls until ``Event/shakeAvailable``.
+        case shakeUnavailable(reason: String)
+        /// Shakes are recognized again.
+        case shakeAvailable
     }
 }

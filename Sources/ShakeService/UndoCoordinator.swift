@@ -94,6 +94,9 @@ public actor UndoCoordinator {
             token: token, app: app, name: name, uid: peer.uid, pid: peer.pid, mayHoldContext: mayHoldContext)
         outboxes[token] = outbox
         outbox.yield(codec.reply(SubscribeReply(token: token), continues: true))
+        if let reason = sensor.unavailable {
+            outbox.yield(codec.reply(SubscribeReply(token: token, sensor: .init(available: false, reason: reason)), continues: true))
+        }
         logger.info("subscribed", metadata: ["app": "\(app)", "peer": "\(peer)"])
         return token
     }
@@ -240,11 +243,20 @@ public actor UndoCoordinator {
     public func sensorChanged(description: String? = nil, active: Bool? = nil) {
         if let description { sensor.description = description }
         if let active { sensor.active = active }
-        if active == false { sensor.unavailable = nil }
+        if active == false { sensorUnavailable(nil) }
     }
 
-    /// Says why the sensor cannot be read (nil once it reads again), as `GetStatus` reports it.
-    public func sensorUnavailable(_ reason: String?) { sensor.unavailable = reason }
+    /// Says why the sensor cannot be read (nil once it reads again), as `GetStatus` reports it,
+    /// and tells every subscriber when that changes, so an app can say so rather than leave a
+    /// shake unanswered.
+    public func sensorUnavailable(_ reason: String?) {
+        guard reason != sensor.unavailable else { return }
+        sensor.unavailable = reason
+        let availability = SensorAvailability(available: reason == nil, reason: reason)
+        for (token, outbox) in outboxes {
+            outbox.yield(codec.reply(SubscribeReply(token: token, sensor: availability), continues: true))
+        }
+    }
 
     /// Counts samples read, for status.
     public func samplesRead(_ count: Int) { sensor.samplesRead += count }

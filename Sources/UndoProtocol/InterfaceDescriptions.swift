@@ -144,12 +144,24 @@ public enum InterfaceDescriptions {
       outcome: ?(performed, cancelled, noContext, ignored)
     )
 
+    # Whether a shake can be recognized now. An app may show it beside its undo controls
+    # ("Shake to undo is unavailable") rather than leave a shake to go unanswered.
+    type SensorAvailability (
+      # false while some app can use a shake but the accelerometer cannot be read.
+      available: bool,
+      # Why not, such as "shake to undo unavailable: the accelerometer is in use by
+      # iio-sensor-proxy (pid 812)"; null when available.
+      reason: ?string
+    )
+
     # Subscribes an app. Call with "more": the first reply carries the token for this
-    # subscription and no event; each later reply carries one event for this app.
+    # subscription and no event; each later reply carries one event for this app, or, with
+    # no event, sensor: sent to every subscriber when the accelerometer becomes unavailable
+    # or available again, and right after the token when it is unavailable at that moment.
     # app: a stable identifier, such as "org.example.Notes"; name: shown to people.
     # Any user allowed to subscribe may; only the user of the active session on the seat
     # (as logind reports it) can hold the current context and receive shakes.
-    method Subscribe(app: string, name: string) -> (token: string, event: ?Event)
+    method Subscribe(app: string, name: string) -> (token: string, event: ?Event, sensor: ?SensorAvailability)
 
     # Says whether the app is in the foreground and what it can undo or redo now, by
     # action name ("Typing", "Bold"), or null for nothing. Call on a second connection.

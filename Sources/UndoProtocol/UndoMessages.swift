@@ -95,12 +95,28 @@ public struct SubscribeParameters: Sendable, Hashable, Codable {
 public struct SubscribeReply: Sendable, Hashable, Codable {
     /// The subscription's token.
     public var token: String
-    /// The event, in every reply but the first.
+    /// The event, in the replies that carry one.
     public var event: UndoEvent?
+    /// Whether a shake can be recognized now, in the replies that say it changed.
+    public var sensor: SensorAvailability?
     /// Creates a reply.
-    public init(token: String, event: UndoEvent? = nil) {
+    public init(token: String, event: UndoEvent? = nil, sensor: SensorAvailability? = nil) {
         self.token = token
         self.event = event
+        self.sensor = sensor
+    }
+}
+
+/// `SensorAvailability`: whether a shake can be recognized now, and why not.
+public struct SensorAvailability: Sendable, Hashable, Codable {
+    /// False while some app can use a shake but the accelerometer cannot be read.
+    public var available: Bool
+    /// Why not, such as "shake to undo unavailable: the accelerometer is in use by iio-sensor-proxy (pid 812)".
+    public var reason: String?
+    /// Creates an availability.
+    public init(available: Bool, reason: String? = nil) {
+        self.available = available
+        self.reason = reason
     }
 }
 

@@ -26,6 +26,10 @@ for await event in client.events {
         say("connected")
     case .disconnected(let reason, _):
         say("disconnected: \(reason)")
+    case .shakeUnavailable(let reason):
+        say(reason)
+    case .shakeAvailable:
+        say("shake to undo available")
     case .prompt, .perform, .cancelled, .failed:
         break
     }

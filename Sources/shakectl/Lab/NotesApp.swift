@@ -180,6 +180,10 @@ final class NotesApp {
         case .failed(_, let error):
             view.alert = nil
             view.status = "The daemon refused: \(DaemonFailure.explain(error))"
+        case .shakeUnavailable(let reason):
+            view.status = reason.prefix(1).uppercased() + reason.dropFirst() + ". Ctrl-S still asks."
+        case .shakeAvailable:
+            view.status = "Shake to undo is available again."
         }
     }
 

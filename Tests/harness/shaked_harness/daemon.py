@@ -124,7 +124,11 @@ class App:
         self.calls.SetContext(token=self.token, focused=focused, undo=undo, redo=redo)
 
     def next_event(self):
-        return next(self.events)["event"]
+        """The next event, passing over replies that only say whether the sensor is available."""
+        while True:
+            reply = next(self.events)
+            if "event" in reply:
+                return reply["event"]
 
     def close(self):
         for c in (self.stream_con, self.calls):

@@ -27,6 +27,8 @@ class ShakeLink(GObject.Object):
         "disconnected": (GObject.SignalFlags.RUN_FIRST, None, (str,)),
         # kind ("intent", "perform", "cancelled") and the event as a dict
         "event": (GObject.SignalFlags.RUN_FIRST, None, (str, object)),
+        # whether a shake can be recognized now, and why not ("shake to undo unavailable: …")
+        "sensor": (GObject.SignalFlags.RUN_FIRST, None, (bool, str)),
     }
 
     def __init__(self, app_id, name, socket=None):
@@ -66,8 +68,12 @@ class ShakeLink(GObject.Object):
                     GLib.idle_add(self._connected, token)
                     delay = 0.1
                     for reply in replies:
-                        event = reply["event"]
-                        GLib.idle_add(self.emit, "event", event["kind"], event)
+                        if "sensor" in reply:
+                            sensor = reply["sensor"]
+                            GLib.idle_add(self.emit, "sensor", sensor["available"], sensor.get("reason") or "")
+                        event = reply.get("event")
+                        if event is not None:
+                            GLib.idle_add(self.emit, "event", event["kind"], event)
                     raise ConnectionError("shaked closed the stream")
             except (OSError, ValueError, varlink.VarlinkError, StopIteration) as error:
                 GLib.idle_add(self._disconnected, str(error) or type(error).__name__)

@@ -53,6 +53,7 @@ class NotesWindow(Adw.ApplicationWindow):
         link.connect("connected", self._on_connected)
         link.connect("disconnected", self._on_disconnected)
         link.connect("event", self._on_event)
+        link.connect("sensor", self._on_sensor)
 
     # Naming the person's actions
 
@@ -126,6 +127,12 @@ class NotesWindow(Adw.ApplicationWindow):
         self.published = None
         self.status.set_label(_("Shake to undo is on"))
         self.publish()
+
+    def _on_sensor(self, _link, available, reason):
+        # shaked's reason is in English ("shake to undo unavailable: the accelerometer is in use
+        # by iio-sensor-proxy (pid 812)"); the line that carries it is the app's own.
+        self.status.set_label(_("Shake to undo is on") if available else
+                              _("Shake to undo is unavailable: %s") % reason.removeprefix("shake to undo unavailable: "))
 
     def _on_disconnected(self, _link, _why):
         self.published = None
