@@ -203,6 +203,9 @@ public actor UndoCoordinator {
         try machine.registerAgent(token: token, name: name, uid: peer.uid)
         agentOutbox = outbox
         outbox.yield(codec.reply(RegisterAgentReply(token: token), continues: true))
+        if let reason = sensor.unavailable {
+            outbox.yield(codec.reply(RegisterAgentReply(token: token, sensor: .init(available: false, reason: reason)), continues: true))
+        }
         logger.info("prompt agent registered", metadata: ["agent": "\(name)", "peer": "\(peer)"])
         return token
     }
@@ -247,8 +250,8 @@ public actor UndoCoordinator {
     }
 
     /// Says why the sensor cannot be read (nil once it reads again), as `GetStatus` reports it,
-    /// and tells every subscriber when that changes, so an app can say so rather than leave a
-    /// shake unanswered.
+    /// and tells every subscriber and the agent when that changes, so an app (or the agent, for
+    /// the apps it stands in for) can say so rather than leave a shake unanswered.
     public func sensorUnavailable(_ reason: String?) {
         guard reason != sensor.unavailable else { return }
         sensor.unavailable = reason
@@ -256,6 +259,7 @@ public actor UndoCoordinator {
         for (token, outbox) in outboxes {
             outbox.yield(codec.reply(SubscribeReply(token: token, sensor: availability), continues: true))
         }
+        if let agent = machine.agent { send(toAgent: RegisterAgentReply(token: agent.token, sensor: availability)) }
     }
 
     /// Counts samples read, for status.

@@ -227,14 +227,16 @@ public enum InterfaceDescriptions {
     # draw, answered with Choose using the agent's token, or closed: the intent whose prompt
     # ended without the agent (cancelled, or timed out), to take down. After a performed
     # intent, summary carries the app's ReportResult text for the agent to show. event
-    # carries the events of the agent's stand-in (see StandIn), as Subscribe would. Only one
-    # agent is registered at a time; a second gets LimitReached.
+    # carries the events of the agent's stand-in (see StandIn), as Subscribe would, and sensor
+    # whether a shake can be recognized, when that changes (the agent may say so for the apps it
+    # stands in for). Only one agent is registered at a time; a second gets LimitReached.
     method RegisterAgent(name: string) -> (
       token: string,
       prompt: ?AgentPrompt,
       closed: ?string,
       summary: ?string,
-      event: ?Event
+      event: ?Event,
+      sensor: ?SensorAvailability
     )
 
     # The registered agent takes the part of an app that does not take part itself (it has

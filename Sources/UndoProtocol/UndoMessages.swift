@@ -352,16 +352,19 @@ public struct RegisterAgentReply: Sendable, Hashable, Codable {
     public var summary: String?
     /// An event of the agent's stand-in (``StandInParameters``), as Subscribe would carry it.
     public var event: UndoEvent?
+    /// Whether a shake can be recognized now, when that changed, as Subscribe would carry it.
+    public var sensor: SensorAvailability?
     /// Creates a reply.
     public init(
         token: String, prompt: AgentPrompt? = nil, closed: String? = nil, summary: String? = nil,
-        event: UndoEvent? = nil
+        event: UndoEvent? = nil, sensor: SensorAvailability? = nil
     ) {
         self.token = token
         self.prompt = prompt
         self.closed = closed
         self.summary = summary
         self.event = event
+        self.sensor = sensor
     }
 }
 

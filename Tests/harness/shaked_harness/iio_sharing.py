@@ -8,12 +8,12 @@ turned twice (flat -> normal -> left-up) through both its buffer and its raw att
 Both iio-sensor-proxy and shaked run under iio-exclusivity.c, the kernel's exclusivity model.
 
 Checked per case: whether each orientation change reaches monitor-sensor, whether shaked's
-samplesRead grows, what GetStatus says about the sensor, and what the app in context is told
-(Subscribe's "sensor" replies). Expected:
+samplesRead grows, what GetStatus says about the sensor, and what the app in context and the
+prompt agent are told (the "sensor" replies of Subscribe and RegisterAgent). Expected:
   - rotation always works with the default Priority=rotation;
   - shaked reads wherever the kernel lets two readers share the device; where it does not
     (iio-sensor-proxy buffered, a driver that claims direct mode) shaked reads nothing, its
-    status names iio-sensor-proxy, and the app is told the same reason;
+    status names iio-sensor-proxy, and the app and the agent are told the same reason;
   - with Priority=shake in that case, shaked reads and rotation stops.
 
 Usage (as root, from scripts/test-iio.sh, with the Python of scripts/python-env.sh):
@@ -140,10 +140,10 @@ def wait_until(condition, timeout):
     return condition()
 
 
-def collect_sensor_replies(app, told):
-    """Appends each SensorAvailability the subscribed app is sent, until its connection closes."""
+def collect_sensor_replies(replies, told):
+    """Appends each SensorAvailability among a streaming call's replies, until its connection closes."""
     try:
-        for reply in app.events:
+        for reply in replies:
             if "sensor" in reply:
                 told.append(reply["sensor"])
     except Exception:
@@ -199,8 +199,17 @@ def run_case(case, shim, shaked):
             app = App(daemon)
             # What the app is told about the sensor (Subscribe's replies that carry "sensor").
             told = []
-            listener = threading.Thread(target=collect_sensor_replies, args=(app, told), daemon=True)
+            listener = threading.Thread(target=collect_sensor_replies, args=(app.events, told), daemon=True)
             listener.start()
+            # And the session's prompt agent, which stands in for apps that don't take part.
+            agent_client = daemon.client()
+            agent = agent_client.open(UNDO, namespaced=False)
+            agent_replies = agent.RegisterAgent(name="harness agent", _more=True)
+            next(agent_replies)
+            agent_told = []
+            agent_listener = threading.Thread(target=collect_sensor_replies, args=(agent_replies, agent_told),
+                                              daemon=True)
+            agent_listener.start()
             app.context(focused=True, undo="Typing")
             # The sensor starts (or says why not) within the retry schedule's first steps.
             wait_until(lambda: status_of(daemon)["samplesRead"] > 0, 4)
@@ -213,8 +222,12 @@ def run_case(case, shim, shaked):
                 seen.append(wait_until(lambda: monitor.saw(orientation, mark), 12 if case[4] else 5))
             after = status_of(daemon)
             app.close()
+            agent.close()
+            agent_client.cleanup()
             listener.join(5)
+            agent_listener.join(5)
             result["told"] = told
+            result["agent_told"] = agent_told
             result.update(
                 rotation=all(seen), rotations=seen, samples=after["samplesRead"] - before["samplesRead"],
                 sensor=after["sensor"], unavailable=after.get("unavailable"), shaked_log=daemon.output()[-2000:])
@@ -261,19 +274,20 @@ def main():
         if want_reading and result["unavailable"]:
             ok = False
         # The app in context is told too, not left to find out from GetStatus.
-        told = result["told"]
-        if not want_reading and not (told and not told[-1]["available"]
-                                     and told[-1].get("reason") == result["unavailable"]):
-            ok = False
-        if want_reading and told and not told[-1]["available"]:
-            ok = False
+        for told in (result["told"], result["agent_told"]):
+            if not want_reading and not (told and not told[-1]["available"]
+                                         and told[-1].get("reason") == result["unavailable"]):
+                ok = False
+            if want_reading and told and not told[-1]["available"]:
+                ok = False
         print("%-30s %-9s %-9s %-8d %s  [%s, %.1f s]" % (
             case[0], "works" if result["rotation"] else "stops", "reads" if reads else "no", result["samples"],
             result["sensor"][:160], "ok" if ok else "FAIL", time.monotonic() - started), flush=True)
         if not ok or args.verbose:
             print("  expected rotation %s, shaked reading %s; orientation changes seen: %s" % (
                 want_rotation, want_reading, result["rotations"]))
-            print("  unavailable: %s; the app was told: %s" % (result["unavailable"], result["told"]))
+            print("  unavailable: %s; the app was told: %s; the agent: %s" % (
+                result["unavailable"], result["told"], result["agent_told"]))
             print("  monitor-sensor: %s" % result["monitor"])
             print("  shaked log:\n" + result["shaked_log"])
             print("  iio-sensor-proxy log:\n" + result["proxy_log"])

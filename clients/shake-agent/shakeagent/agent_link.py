@@ -32,6 +32,8 @@ class AgentLink(GObject.Object):
         "summary": (GObject.SignalFlags.RUN_FIRST, None, (str,)),
         # an event of the agent's stand-in (kind "intent", "perform", "cancelled")
         "stand-in-event": (GObject.SignalFlags.RUN_FIRST, None, (object,)),
+        # whether a shake can be recognized now, and why not ("shake to undo unavailable: …")
+        "sensor": (GObject.SignalFlags.RUN_FIRST, None, (bool, str)),
     }
 
     def __init__(self, name, socket=None):
@@ -107,6 +109,8 @@ class AgentLink(GObject.Object):
             self.emit("summary", reply["summary"])
         if reply.get("event"):
             self.emit("stand-in-event", reply["event"])
+        if reply.get("sensor"):
+            self.emit("sensor", reply["sensor"]["available"], reply["sensor"].get("reason") or "")
 
     def _connected(self, token):
         self.token = token

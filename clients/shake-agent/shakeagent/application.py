@@ -46,6 +46,7 @@ class AgentApplication(Adw.Application):
         self.link.connect("prompt", lambda _l, prompt: self.prompts.show(prompt))
         self.link.connect("closed", lambda _l, intent: self.prompts.close(intent))
         self.link.connect("summary", lambda _l, summary: self.toast.show(summary))
+        self.link.connect("sensor", self._on_sensor)
         self.link.connect("connected", lambda *_: print("shake-agent: registered with shaked", file=sys.stderr))
         self.link.connect("disconnected", self._on_disconnected)
         self.prompts.connect("chosen", self._on_chosen)
@@ -56,6 +57,12 @@ class AgentApplication(Adw.Application):
     def _on_disconnected(self, _link, why):
         self.prompts.close()  # the daemon that asked is gone; nothing can be chosen
         print("shake-agent: not registered with shaked (%s); trying again" % why, file=sys.stderr)
+
+    def _on_sensor(self, _link, available, reason):
+        # Said once per change, as the result of an undo is: the apps it stands in for can't say it.
+        print("shake-agent: %s" % ("shake to undo available again" if available else reason), file=sys.stderr)
+        self.toast.show(_("Shake to undo is available again") if available else
+                        _("Shake to undo is unavailable: %s") % reason.removeprefix("shake to undo unavailable: "))
 
     def _on_chosen(self, _prompts, intent, role):
         if self.link.token is not None:
