@@ -25,27 +25,34 @@ struct SettingKey {
     /// `Section.Key`.
     var dotted: String { "\(table).\(name)" }
 
+    /// A setting whose empty value puts back its default (`Rate=`), as in systemd's files; `value` checks
+    /// any other text.
+    static func value<T>(
+        _ table: String, _ name: String, _ path: WritableKeyPath<ShakedSettings, T>,
+        render: @escaping (T) -> String, _ value: @escaping (String) throws(Failure) -> T
+    ) -> SettingKey {
+        SettingKey(
+            table: table, name: name,
+            read: { text, settings throws(Failure) in
+                settings[keyPath: path] = text.isEmpty ? ShakedSettings()[keyPath: path] : try value(text)
+            }, render: { render($0[keyPath: path]) })
+    }
+
     /// A number (or whole number) within a range; `unit` follows the range in messages.
     static func number<T: TunableValue & Comparable>(
         _ table: String, _ name: String, _ path: WritableKeyPath<ShakedSettings, T>, _ range: ClosedRange<T>,
         unit: String = ""
     ) -> SettingKey {
-        SettingKey(
-            table: table, name: name,
-            read: { text, settings throws(Failure) in
-                guard !text.isEmpty else {
-                    settings[keyPath: path] = ShakedSettings()[keyPath: path]
-                    return
-                }
-                let number = try T(setting: text, unit: unit)
-                guard range.contains(number) else {
-                    throw Failure(
-                        code: .outOfRange,
-                        message: "is \(number.settingText); it must be from \(range.lowerBound.settingText) to "
-                            + "\(range.upperBound.settingText)\(unit.isEmpty ? "" : " \(unit)")")
-                }
-                settings[keyPath: path] = number
-            }, render: { $0[keyPath: path].settingText })
+        value(table, name, path, render: \.settingText) { text throws(Failure) in
+            let number = try T(setting: text, unit: unit)
+            guard range.contains(number) else {
+                throw Failure(
+                    code: .outOfRange,
+                    message: "is \(number.settingText); it must be from \(range.lowerBound.settingText) to "
+                        + "\(range.upperBound.settingText)\(unit.isEmpty ? "" : " \(unit)")")
+            }
+            return number
+        }
     }
 
     /// One of an enumeration's raw values.
@@ -53,22 +60,16 @@ struct SettingKey {
         _ table: String, _ name: String, _ path: WritableKeyPath<ShakedSettings, E>
     ) -> SettingKey where E.RawValue == String {
         let names = E.allCases.map(\.rawValue)
-        return SettingKey(
-            table: table, name: name,
-            read: { text, settings throws(Failure) in
-                guard !text.isEmpty else {
-                    settings[keyPath: path] = ShakedSettings()[keyPath: path]
-                    return
+        return value(table, name, path, render: \.rawValue) { text throws(Failure) in
+            guard let choice = E(rawValue: text) else {
+                var message = "is \"\(text)\"; it must be one of \(quotedList(names))"
+                if let guess = Suggestion.closest(to: text.lowercased(), among: names) {
+                    message += " (did you mean \(guess)?)"
                 }
-                guard let choice = E(rawValue: text) else {
-                    var message = "is \"\(text)\"; it must be one of \(quotedList(names))"
-                    if let guess = Suggestion.closest(to: text.lowercased(), among: names) {
-                        message += " (did you mean \(guess)?)"
-                    }
-                    throw Failure(code: .invalidValue, message: message)
-                }
-                settings[keyPath: path] = choice
-            }, render: { $0[keyPath: path].rawValue })
+                throw Failure(code: .invalidValue, message: message)
+            }
+            return choice
+        }
     }
 
     /// Text that may be empty to mean "not set"; `check` says what is wrong with a non-empty one.
@@ -76,12 +77,10 @@ struct SettingKey {
         _ table: String, _ name: String, _ path: WritableKeyPath<ShakedSettings, String?>,
         check: @escaping (String) -> String? = { _ in nil }
     ) -> SettingKey {
-        SettingKey(
-            table: table, name: name,
-            read: { text, settings throws(Failure) in
-                if let problem = check(text) { throw Failure(code: .invalidValue, message: problem) }
-                settings[keyPath: path] = text.isEmpty ? nil : text
-            }, render: { $0[keyPath: path] ?? "" })
+        value(table, name, path, render: { $0 ?? "" }) { text throws(Failure) in
+            if let problem = check(text) { throw Failure(code: .invalidValue, message: problem) }
+            return text
+        }
     }
 
     /// User or group names (or numbers) separated by spaces, or `*` for anyone; empty for root alone.
