@@ -69,10 +69,12 @@ private func nilOnAgain<T>(_ result: T, _ err: Int32?, _ call: StaticString, _ p
 func checkPointer<P>(
     _ call: StaticString, path: @autoclosure () -> String? = nil, _ body: () -> P?
 ) throws(IIOError) -> P {
-    let (pointer, err) = retryingInterrupts({ () -> P? in
-        errno = 0
-        return body()
-    }) { $0 == nil ? errno : nil }
+    let (pointer, err) = retryingInterrupts(
+        { () -> P? in
+            errno = 0
+            return body()
+        },
+        failure: { $0 == nil ? errno : nil })
     if let pointer { return pointer }
     guard let err, err != 0 else {
         throw IIOError(.systemCallFailed, call: "\(call)", path: path(), "\(call) returned nothing")

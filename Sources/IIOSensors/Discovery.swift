@@ -167,7 +167,8 @@ public enum Discovery {
         }
         let found = try firstAttribute(
             device.syspath, ["mount_matrix", "in_accel_mount_matrix", "in_mount_matrix"],
-            expected: "\"x1, y1, z1; x2, y2, z2; x3, y3, z3\" with no all-zero row") { MountMatrix(parsing: $0) }
+            expected: "\"x1, y1, z1; x2, y2, z2; x3, y3, z3\" with no all-zero row"
+        ) { MountMatrix(parsing: $0) }
         return found ?? (.identity, "identity")
     }
 

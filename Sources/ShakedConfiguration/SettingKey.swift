@@ -29,7 +29,7 @@ struct SettingKey {
     /// any other text.
     static func value<T>(
         _ table: String, _ name: String, _ path: WritableKeyPath<ShakedSettings, T>,
-        render: @escaping (T) -> String, _ value: @escaping (String) throws(Failure) -> T
+        render: @escaping (T) -> String, read value: @escaping (String) throws(Failure) -> T
     ) -> SettingKey {
         SettingKey(
             table: table, name: name,
@@ -77,10 +77,12 @@ struct SettingKey {
         _ table: String, _ name: String, _ path: WritableKeyPath<ShakedSettings, String?>,
         check: @escaping (String) -> String? = { _ in nil }
     ) -> SettingKey {
-        value(table, name, path, render: { $0 ?? "" }) { text throws(Failure) in
-            if let problem = check(text) { throw Failure(code: .invalidValue, message: problem) }
-            return text
-        }
+        value(
+            table, name, path, render: { $0 ?? "" },
+            read: { text throws(Failure) in
+                if let problem = check(text) { throw Failure(code: .invalidValue, message: problem) }
+                return text
+            })
     }
 
     /// User or group names (or numbers) separated by spaces, or `*` for anyone; empty for root alone.

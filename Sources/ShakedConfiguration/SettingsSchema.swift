@@ -45,21 +45,24 @@ extension SettingKey {
     /// `Sensor.MountMatrix`: three rows of three numbers in udev's form, `0, 1, 0; 1, 0, 0; 0, 0, 1`;
     /// empty for the device's own.
     static var mountMatrix: SettingKey {
-        value("Sensor", "MountMatrix", \.sensor.mountMatrix, render: { $0.map(matrixText) ?? "" }) {
-            text throws(Failure) in
-            guard let rows = matrixRows(text) else {
-                throw Failure(
-                    code: .badMountMatrix,
-                    message: "\"\(text)\" is not three rows of numbers such as 0, 1, 0; 1, 0, 0; 0, 0, 1")
-            }
-            if let problem = MountMatrixCheck.problem(rows) { throw Failure(code: .badMountMatrix, message: problem) }
-            return rows
-        }
+        value(
+            "Sensor", "MountMatrix", \.sensor.mountMatrix, render: { $0.map(matrixText) ?? "" },
+            read: { text throws(Failure) in
+                guard let rows = matrixRows(text) else {
+                    throw Failure(
+                        code: .badMountMatrix,
+                        message: "\"\(text)\" is not three rows of numbers such as 0, 1, 0; 1, 0, 0; 0, 0, 1")
+                }
+                if let problem = MountMatrixCheck.problem(rows) {
+                    throw Failure(code: .badMountMatrix, message: problem)
+                }
+                return rows
+            })
     }
 
     /// `Socket.Path`: an absolute path that fits a Unix socket address; empty for the default.
     static var socketPath: SettingKey {
-        value("Socket", "Path", \.socket.path, render: { $0 }) { path throws(Failure) in
+        value("Socket", "Path", \.socket.path, render: \.self) { path throws(Failure) in
             guard path.hasPrefix("/") else {
                 throw Failure(code: .invalidValue, message: "is \"\(path)\"; it must be an absolute path")
             }
@@ -75,7 +78,7 @@ extension SettingKey {
 
     /// `Socket.Mode`: permission bits in octal, `0666`; empty for the default.
     static var socketMode: SettingKey {
-        value("Socket", "Mode", \.socket.mode, render: { ShakedSettings.Socket.octal($0) }) { text throws(Failure) in
+        value("Socket", "Mode", \.socket.mode, render: ShakedSettings.Socket.octal) { text throws(Failure) in
             guard (3...4).contains(text.count), text.allSatisfy({ ("0"..."7").contains($0) }),
                 let mode = UInt32(text, radix: 8), mode <= 0o777
             else {

@@ -1,10 +1,10 @@
+import SystemPackage
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-
-import SystemPackage
 
 /// An open trace or labels file: swift-system's `FileDescriptor` (whose `open`, `read` and `write` retry
 /// `EINTR`), closed when the last reference goes. No Foundation, so the daemon that replays traces loads none.

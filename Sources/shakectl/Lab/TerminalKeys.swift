@@ -100,8 +100,8 @@ enum KeyReader {
             var buffer = [UInt8](repeating: 0, count: 256)
             while true {
                 // swift-system retries EINTR; an error ends the input as its end does.
-                let count = (try? buffer.withUnsafeMutableBytes { try FileDescriptor.standardInput.read(into: $0) }) ?? 0
-                guard count > 0 else {
+                let count = try? buffer.withUnsafeMutableBytes { try FileDescriptor.standardInput.read(into: $0) }
+                guard let count, count > 0 else {
                     deliver(nil)
                     return
                 }
