@@ -1,11 +1,7 @@
-import ShakeDetection
-import TextSafety
-
 /// One setting of the configuration file: its section, how its value is checked and stored, how it is written.
 ///
-/// Each factory below checks the form and range of a value; a value that fails is left out and the
-/// setting keeps what it had, so the rest of the file can still be checked. An empty value (`Rate=`)
-/// puts the setting back to its default, as in systemd's files.
+/// A value that fails its key's check is left out and the setting keeps what it had, so the rest of the
+/// file can still be checked.
 struct SettingKey {
     /// Why a value was refused.
     struct Failure: Error {

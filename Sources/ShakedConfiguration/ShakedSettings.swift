@@ -1,4 +1,3 @@
-import ShakeDetection
 import UndoProtocol
 
 /// Everything shaked can be configured with, grouped as the sections of its configuration file.
