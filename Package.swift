@@ -60,7 +60,11 @@ let package = Package(
         // Trace files (t,x,y,z CSV + .labels), corpus evaluation.
         // Which characters text from outside may not carry raw to a screen or a log, and how numbers read in text.
         .target(name: "TextSafety"),
-        .target(name: "Traces", dependencies: ["ShakeDetection", "MonotonicClock", "TextSafety"]),
+        .target(
+            name: "Traces",
+            dependencies: [
+                "ShakeDetection", "MonotonicClock", "TextSafety", .product(name: "SystemPackage", package: "swift-system"),
+            ]),
         // libiio and libudev, quarantined: only IIOSensors imports them.
         // No pkgConfig: its Libs would link libiio into every executable; IIOSensors loads it with dlopen.
         .systemLibrary(name: "CIIO", providers: [.apt(["libiio-dev"])]),
@@ -83,6 +87,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]),
         // /etc/shaked/shaked.conf and its drop-ins in systemd's [Section] Key=value format: the schema,
         // layering, validation with named keys and lines.
@@ -95,7 +100,10 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(
             name: "Systemd",
-            dependencies: ["MonotonicClock", "CSystemd", "TextSafety", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "MonotonicClock", "CSystemd", "TextSafety", .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
         // The library apps use: connection with reconnect, subscription, composed prompts, UndoStack.
         .target(
             name: "ShakeClient",
@@ -123,6 +131,7 @@ let package = Package(
             dependencies: [
                 "ShakeDetection", "Traces", "IIOSensors", "SyntheticMotion", "ShakeClient", "UndoProtocol", "MonotonicClock",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(
                     name: "MallocInterposerSwift", package: "malloc-interposer",
                     condition: .when(traits: ["AllocationCounting"])),

@@ -74,26 +74,15 @@ public enum Discovery {
 
         var calibration: [AxisCalibration] = []
         for axis in ["x", "y", "z"] {
-            var scale = 1.0
-            var offset = 0.0
-            for file in ["in_accel_\(axis)_scale", "in_accel_scale"] {
-                guard let text = try attribute(file) else { continue }
-                guard let value = parseScale(text) else {
-                    throw IIOError.malformed(
-                        "\(base)/\(file)", text, expected: "a positive decimal number of at most 1000 (m/s² per unit)")
-                }
-                scale = value
-                break
-            }
-            for file in ["in_accel_\(axis)_offset", "in_accel_offset"] {
-                guard let text = try attribute(file) else { continue }
-                guard let value = parseOffset(text) else {
-                    throw IIOError.malformed(
-                        "\(base)/\(file)", text, expected: "a decimal number within ±2³² (raw units)")
-                }
-                offset = value
-                break
-            }
+            // The axis's own attribute first, then the one its driver shares among the axes.
+            let scale =
+                try firstAttribute(
+                    base, ["in_accel_\(axis)_scale", "in_accel_scale"],
+                    expected: "a positive decimal number of at most 1000 (m/s² per unit)", parseScale)?.value ?? 1
+            let offset =
+                try firstAttribute(
+                    base, ["in_accel_\(axis)_offset", "in_accel_offset"],
+                    expected: "a decimal number within ±2³² (raw units)", parseOffset)?.value ?? 0
             calibration.append(AxisCalibration(scale: scale, offset: offset))
         }
 
@@ -176,17 +165,25 @@ public enum Discovery {
             }
             return (matrix, "ACCEL_MOUNT_MATRIX")
         }
-        for file in ["mount_matrix", "in_accel_mount_matrix", "in_mount_matrix"] {
-            let path = "\(device.syspath)/\(file)"
-            guard let text = try Sysfs.read(path) else { continue }
-            guard let matrix = MountMatrix(parsing: text) else {
-                throw IIOError.malformed(
-                    path, text,
-                    expected: "\"x1, y1, z1; x2, y2, z2; x3, y3, z3\" with no all-zero row")
-            }
-            return (matrix, file)
+        let found = try firstAttribute(
+            device.syspath, ["mount_matrix", "in_accel_mount_matrix", "in_mount_matrix"],
+            expected: "\"x1, y1, z1; x2, y2, z2; x3, y3, z3\" with no all-zero row"
+        ) { MountMatrix(parsing: $0) }
+        return found ?? (.identity, "identity")
+    }
+
+    /// The first of `files` in the device's directory `base` that exists, parsed, with its name; nil when none
+    /// does. One that exists but does not parse is an error naming it and what was `expected`.
+    static func firstAttribute<T>(
+        _ base: String, _ files: [String], expected: String, _ parse: (String) -> T?
+    ) throws(IIOError) -> (value: T, file: String)? {
+        for file in files {
+            let path = "\(base)/\(file)"
+            guard let text = try Sysfs.read(path).map({ String($0.trimmingWhitespace()) }) else { continue }
+            guard let value = parse(text) else { throw IIOError.malformed(path, text, expected: expected) }
+            return (value, file)
         }
-        return (.identity, "identity")
+        return nil
     }
 }
 

@@ -41,17 +41,7 @@ public struct MountMatrix: Sendable, Hashable, CustomStringConvertible {
             self = .identity
             return
         }
-        var rows: [[Double]] = []
-        // Nine numbers need no more than a few hundred characters: don't split megabytes.
-        guard trimmed.utf8.count <= 512 else { return nil }
-        for rowText in trimmed.split(separator: ";", omittingEmptySubsequences: false) {
-            var row: [Double] = []
-            for cell in rowText.split(separator: ",", omittingEmptySubsequences: false) {
-                guard let value = Double(cell.trimmingWhitespace()) else { return nil }
-                row.append(value)
-            }
-            rows.append(row)
-        }
+        guard let rows = matrixRows(trimmed) else { return nil }
         self.init(rows: rows)
     }
 
@@ -70,6 +60,6 @@ public struct MountMatrix: Sendable, Hashable, CustomStringConvertible {
 
     /// The text form, `"1, 0, 0; 0, 1, 0; 0, 0, 1"`.
     public var description: String {
-        rows.map { $0.map { formatNumber($0) }.joined(separator: ", ") }.joined(separator: "; ")
+        matrixText(rows)
     }
 }

@@ -41,9 +41,7 @@ public struct ScanDecoder: Sendable, Hashable {
     /// Lays out the scan of x, y, z and optionally a timestamp channel.
     public init(axes: [ScanChannel], timestamp: ScanChannel?, converter: SampleConverter) {
         precondition(axes.count == 3, "x, y and z")
-        var elements = axes.map { ScanLayout.Element(index: $0.index, format: $0.format) }
-        if let timestamp { elements.append(.init(index: timestamp.index, format: timestamp.format)) }
-        let layout = ScanLayout(elements)
+        let layout = ScanLayout(axes + (timestamp.map { [$0] } ?? []))
         self.axes = axes.map(\.format)
         self.timestamp = timestamp?.format
         self.offsets = layout.offsets

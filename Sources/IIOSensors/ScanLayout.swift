@@ -4,19 +4,8 @@
 /// the scan is padded to a multiple of its largest element. With x, y, z as s16 and a 64-bit
 /// timestamp, a scan is 16 bytes: x at 0, y at 2, z at 4, two bytes of padding, timestamp at 8.
 public struct ScanLayout: Sendable, Hashable {
-    /// One enabled channel: its scan index and format.
-    public struct Element: Sendable, Hashable {
-        /// The channel's `scan_elements/*_index`.
-        public var index: Int
-        /// The channel's format.
-        public var format: ChannelFormat
-
-        /// Creates an element.
-        public init(index: Int, format: ChannelFormat) {
-            self.index = index
-            self.format = format
-        }
-    }
+    /// One enabled channel: its scan index and format, as discovery reads them.
+    public typealias Element = ScanChannel
 
     /// The byte offset of each element within a scan, in the order the elements were given.
     public let offsets: [Int]

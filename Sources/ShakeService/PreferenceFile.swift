@@ -6,6 +6,7 @@
 import NIOPosix
 import ShakeDetection
 import Synchronization
+import SystemPackage
 import UndoProtocol
 
 #if canImport(Glibc)
@@ -180,27 +181,20 @@ public final class PreferenceFile: Sendable {
     private func writeAtomically(_ data: [UInt8]) throws(PreferenceFileError) {
         if mkdir(directory, 0o700) != 0 && errno != EEXIST { throw .init(call: "mkdir", path: directory, errno: errno) }
         let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw .init(call: "open", path: temporary, errno: errno) }
-        var written = 0
-        while written < data.count {
-            let n = data.withUnsafeBytes { write(fd, $0.baseAddress! + written, data.count - written) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                let error = errno
-                close(fd)
-                unlink(temporary)
-                throw .init(call: "write", path: temporary, errno: error)
-            }
-            written += n
-        }
-        guard fsync(fd) == 0 else {
-            let error = errno
-            close(fd)
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(
+                temporary, .writeOnly, options: [.create, .truncate, .closeOnExec, .noFollow],
+                permissions: .ownerReadWrite)
+        } catch { throw .init(call: "open", path: temporary, error) }
+        var failure: PreferenceFileError?
+        do { _ = try fd.writeAll(data) } catch { failure = .init(call: "write", path: temporary, error) }
+        if failure == nil && fsync(fd.rawValue) != 0 { failure = .init(call: "fsync", path: temporary, errno: errno) }
+        try? fd.close()
+        if let failure {
             unlink(temporary)
-            throw .init(call: "fsync", path: temporary, errno: error)
+            throw failure
         }
-        close(fd)
         guard rename(temporary, path) == 0 else {
             let error = errno
             unlink(temporary)
@@ -216,21 +210,26 @@ public final class PreferenceFile: Sendable {
     /// The file's bytes; nil when it does not exist. Refuses more than `limit` bytes and anything
     /// that is not a regular file.
     static func readFile(_ path: String, limit: Int) throws(PreferenceFileError) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        if fd < 0 && errno == ENOENT { return nil }
-        guard fd >= 0 else { throw .init(call: "open", path: path, errno: errno) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .init(call: "fstat", path: path, errno: errno) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(path, .readOnly, options: [.closeOnExec, .noFollow, .nonBlocking])
+        } catch let error as Errno where error == .noSuchFileOrDirectory {
+            return nil
+        } catch { throw .init(call: "open", path: path, error) }
+        defer { try? fd.close() }
+        let info: Stat
+        do { info = try fd.stat() } catch { throw .init(call: "fstat", path: path, error) }
+        guard info.type == .regular else {
             throw PreferenceFileError(call: "open", path: path, reason: "not a regular file")
         }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw .init(call: "read", path: path, errno: errno) }
+            // FileDescriptor.read retries EINTR.
+            let n: Int
+            do { n = try chunk.withUnsafeMutableBytes { try fd.read(into: $0) } } catch {
+                throw .init(call: "read", path: path, error)
+            }
             if n == 0 { return bytes }
             bytes += chunk[0..<n]
             guard bytes.count <= limit else {
@@ -251,6 +250,11 @@ public struct PreferenceFileError: Error, Sendable, CustomStringConvertible {
 
     init(call: String, path: String, errno: Int32) {
         self.init(call: call, path: path, reason: String(cString: strerror(errno)))
+    }
+
+    /// From a failed swift-system call, which throws only `Errno`.
+    init(call: String, path: String, _ error: any Error) {
+        self.init(call: call, path: path, errno: (error as? Errno)?.rawValue ?? EIO)
     }
 
     init(call: String, path: String, reason: String) {

@@ -68,23 +68,17 @@ public struct AccessPolicy: Sendable, Equatable {
 
     /// The rule for an action.
     public subscript(action: AccessAction) -> AccessRule {
-        get {
-            switch action {
-            case .subscribe: subscribe
-            case .request: request
-            case .monitor: monitor
-            case .agent: agent
-            case .context: context
-            }
-        }
-        set {
-            switch action {
-            case .subscribe: subscribe = newValue
-            case .request: request = newValue
-            case .monitor: monitor = newValue
-            case .agent: agent = newValue
-            case .context: context = newValue
-            }
+        get { self[keyPath: Self.rule(action)] }
+        set { self[keyPath: Self.rule(action)] = newValue }
+    }
+
+    private static func rule(_ action: AccessAction) -> WritableKeyPath<AccessPolicy, AccessRule> {
+        switch action {
+        case .subscribe: \.subscribe
+        case .request: \.request
+        case .monitor: \.monitor
+        case .agent: \.agent
+        case .context: \.context
         }
     }
 

@@ -87,6 +87,12 @@ public struct ConfigurationCheck: Sendable {
     /// Whether the configuration can be used.
     public var isValid: Bool { problems.isEmpty }
 
+    /// The settings when the configuration can be used, else every problem as one error.
+    func validSettings() throws(ConfigurationFileError) -> ShakedSettings {
+        guard isValid else { throw ConfigurationFileError(problems: problems) }
+        return settings
+    }
+
     /// One line per file (`FILE: OK`) or per problem (`FILE:LINE: key: message`); a note when no file exists.
     public var report: String {
         if files.isEmpty && problems.isEmpty { return "no configuration file; using the defaults" }

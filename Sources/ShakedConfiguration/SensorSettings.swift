@@ -26,25 +26,20 @@ extension ShakedSettings {
         /// path or device node; nil (an empty string in the file) for the first accelerometer found.
         public var device: String?
         /// The wanted sampling rate in Hz (`Rate=`); the device runs at the nearest rate it offers at or above it.
-        public var rate: Double
-        /// How to read the sensor (`Mode=`).
-        public var mode: Mode
+        public var rate: Double = 100
+        /// How to read the sensor (`Mode=`): buffered when possible by default.
+        public var mode = Mode.auto
         /// Rows of a 3×3 matrix that replaces the mount matrix from udev and sysfs (`MountMatrix=`); nil
         /// to use the device's own. Always a rotation or reflection (see ``MountMatrixCheck``).
         public var mountMatrix: [[Double]]?
         /// Who keeps the accelerometer when only one reader can have it (`Priority=`).
-        public var priority: Priority = .rotation
+        public var priority = Priority.rotation
 
         /// The allowed rates, in Hz.
         public static let rates: ClosedRange<Double> = 10...1000
 
         /// Creates sensor settings: the first accelerometer at 100 Hz, buffered when possible, its own mount matrix.
-        public init(device: String? = nil, rate: Double = 100, mode: Mode = .auto, mountMatrix: [[Double]]? = nil) {
-            self.device = device
-            self.rate = rate
-            self.mode = mode
-            self.mountMatrix = mountMatrix
-        }
+        public init() {}
     }
 }
 
@@ -88,21 +83,6 @@ public enum MountMatrixCheck {
             }
         }
         return nil
-    }
-
-    /// Parses the udev form `"x1, y1, z1; x2, y2, z2; x3, y3, z3"`, as in `ACCEL_MOUNT_MATRIX`;
-    /// nil for anything that is not rows of numbers.
-    public static func parse(_ text: String) -> [[Double]]? {
-        var rows: [[Double]] = []
-        for rowText in text.split(separator: ";", omittingEmptySubsequences: false) {
-            var row: [Double] = []
-            for cell in rowText.split(separator: ",", omittingEmptySubsequences: false) {
-                guard let value = Double(cell.filter { $0 != " " && $0 != "\t" }) else { return nil }
-                row.append(value)
-            }
-            rows.append(row)
-        }
-        return rows
     }
 
     /// The determinant of a 3×3 matrix.

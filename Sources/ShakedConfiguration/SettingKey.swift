@@ -1,11 +1,7 @@
-import ShakeDetection
-import TextSafety
-
 /// One setting of the configuration file: its section, how its value is checked and stored, how it is written.
 ///
-/// Each factory below checks the form and range of a value; a value that fails is left out and the
-/// setting keeps what it had, so the rest of the file can still be checked. An empty value (`Rate=`)
-/// puts the setting back to its default, as in systemd's files.
+/// A value that fails its key's check is left out and the setting keeps what it had, so the rest of the
+/// file can still be checked.
 struct SettingKey {
     /// Why a value was refused.
     struct Failure: Error {
@@ -25,27 +21,34 @@ struct SettingKey {
     /// `Section.Key`.
     var dotted: String { "\(table).\(name)" }
 
+    /// A setting whose empty value puts back its default (`Rate=`), as in systemd's files; `value` checks
+    /// any other text.
+    static func value<T>(
+        _ table: String, _ name: String, _ path: WritableKeyPath<ShakedSettings, T>,
+        render: @escaping (T) -> String, read value: @escaping (String) throws(Failure) -> T
+    ) -> SettingKey {
+        SettingKey(
+            table: table, name: name,
+            read: { text, settings throws(Failure) in
+                settings[keyPath: path] = text.isEmpty ? ShakedSettings()[keyPath: path] : try value(text)
+            }, render: { render($0[keyPath: path]) })
+    }
+
     /// A number (or whole number) within a range; `unit` follows the range in messages.
     static func number<T: TunableValue & Comparable>(
         _ table: String, _ name: String, _ path: WritableKeyPath<ShakedSettings, T>, _ range: ClosedRange<T>,
         unit: String = ""
     ) -> SettingKey {
-        SettingKey(
-            table: table, name: name,
-            read: { text, settings throws(Failure) in
-                guard !text.isEmpty else {
-                    settings[keyPath: path] = ShakedSettings()[keyPath: path]
-                    return
-                }
-                let number = try T(setting: text, unit: unit)
-                guard range.contains(number) else {
-                    throw Failure(
-                        code: .outOfRange,
-                        message: "is \(number.settingText); it must be from \(range.lowerBound.settingText) to "
-                            + "\(range.upperBound.settingText)\(unit.isEmpty ? "" : " \(unit)")")
-                }
-                settings[keyPath: path] = number
-            }, render: { $0[keyPath: path].settingText })
+        value(table, name, path, render: \.settingText) { text throws(Failure) in
+            let number = try T(setting: text, unit: unit)
+            guard range.contains(number) else {
+                throw Failure(
+                    code: .outOfRange,
+                    message: "is \(number.settingText); it must be from \(range.lowerBound.settingText) to "
+                        + "\(range.upperBound.settingText)\(unit.isEmpty ? "" : " \(unit)")")
+            }
+            return number
+        }
     }
 
     /// One of an enumeration's raw values.
@@ -53,22 +56,16 @@ struct SettingKey {
         _ table: String, _ name: String, _ path: WritableKeyPath<ShakedSettings, E>
     ) -> SettingKey where E.RawValue == String {
         let names = E.allCases.map(\.rawValue)
-        return SettingKey(
-            table: table, name: name,
-            read: { text, settings throws(Failure) in
-                guard !text.isEmpty else {
-                    settings[keyPath: path] = ShakedSettings()[keyPath: path]
-                    return
+        return value(table, name, path, render: \.rawValue) { text throws(Failure) in
+            guard let choice = E(rawValue: text) else {
+                var message = "is \"\(text)\"; it must be one of \(quotedList(names))"
+                if let guess = Suggestion.closest(to: text.lowercased(), among: names) {
+                    message += " (did you mean \(guess)?)"
                 }
-                guard let choice = E(rawValue: text) else {
-                    var message = "is \"\(text)\"; it must be one of \(quotedList(names))"
-                    if let guess = Suggestion.closest(to: text.lowercased(), among: names) {
-                        message += " (did you mean \(guess)?)"
-                    }
-                    throw Failure(code: .invalidValue, message: message)
-                }
-                settings[keyPath: path] = choice
-            }, render: { $0[keyPath: path].rawValue })
+                throw Failure(code: .invalidValue, message: message)
+            }
+            return choice
+        }
     }
 
     /// Text that may be empty to mean "not set"; `check` says what is wrong with a non-empty one.
@@ -76,12 +73,12 @@ struct SettingKey {
         _ table: String, _ name: String, _ path: WritableKeyPath<ShakedSettings, String?>,
         check: @escaping (String) -> String? = { _ in nil }
     ) -> SettingKey {
-        SettingKey(
-            table: table, name: name,
-            read: { text, settings throws(Failure) in
+        value(
+            table, name, path, render: { $0 ?? "" },
+            read: { text throws(Failure) in
                 if let problem = check(text) { throw Failure(code: .invalidValue, message: problem) }
-                settings[keyPath: path] = text.isEmpty ? nil : text
-            }, render: { $0[keyPath: path] ?? "" })
+                return text
+            })
     }
 
     /// User or group names (or numbers) separated by spaces, or `*` for anyone; empty for root alone.

@@ -11,9 +11,7 @@ extension ShakedSettings {
     public static func load(configFile: String?, etcDirectory: String = defaultEtcDirectory)
         throws(ConfigurationFileError) -> ShakedSettings
     {
-        let result = check(configFile: configFile, etcDirectory: etcDirectory)
-        guard result.isValid else { throw ConfigurationFileError(problems: result.problems) }
-        return result.settings
+        try check(configFile: configFile, etcDirectory: etcDirectory).validSettings()
     }
 
     /// Checks the configuration that ``load(configFile:etcDirectory:)`` would read, for
@@ -34,20 +32,14 @@ extension ShakedSettings {
             case .failure(let problem): layers.problems.append(problem)
             }
         }
-        layers.checkDetector(lastFile: files.last ?? configFile ?? etcDirectory)
-        let problems = layers.sortedProblems(fileOrder: files)
-        return ConfigurationCheck(files: files, problems: problems, settings: layers.settings)
+        return layers.finish(files: files, lastFile: files.last ?? configFile ?? etcDirectory)
     }
 
     /// Settings from a configuration text over the defaults, as if it were the only file; `file` names it in problems.
     public static func parse(_ text: String, file: String = "<text>") throws(ConfigurationFileError) -> ShakedSettings {
         var layers = Layers()
         layers.apply(text, file: file)
-        layers.checkDetector(lastFile: file)
-        guard layers.problems.isEmpty else {
-            throw ConfigurationFileError(problems: layers.sortedProblems(fileOrder: [file]))
-        }
-        return layers.settings
+        return try layers.finish(files: [file], lastFile: file).validSettings()
     }
 }
 
@@ -96,22 +88,25 @@ struct Layers {
         }
     }
 
-    /// The problems ordered by file (in the order given; others first) and then by line.
-    func sortedProblems(fileOrder files: [String]) -> [ConfigurationProblem] {
+    /// The check once every file is applied: the detector's tunables checked together, and the problems
+    /// ordered by file (in the order given; others first) and then by line.
+    mutating func finish(files: [String], lastFile: String) -> ConfigurationCheck {
+        checkDetector(lastFile: lastFile)
         let order = Dictionary(files.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        return problems.enumerated().sorted { a, b in
+        let sorted = problems.enumerated().sorted { a, b in
             let fileA = order[a.element.file] ?? -1
             let fileB = order[b.element.file] ?? -1
             if fileA != fileB { return fileA < fileB }
             let lineA = a.element.line ?? 0
             let lineB = b.element.line ?? 0
             return lineA != lineB ? lineA < lineB : a.offset < b.offset
-        }.map(\.element)
+        }
+        return ConfigurationCheck(files: files, problems: sorted.map(\.element), settings: settings)
     }
 
-    /// Checks the detector's tunables together, once every file is applied; a problem is reported at the
-    /// file and line that set the key most to blame.
-    mutating func checkDetector(lastFile: String) {
+    /// Checks the detector's tunables together; a problem is reported at the file and line that set the
+    /// key most to blame.
+    private mutating func checkDetector(lastFile: String) {
         for (keys, message) in settings.detector.problems() {
             let blamed = keys.first { sources["Detector.\($0)"] != nil } ?? keys[0]
             let source = sources["Detector.\(blamed)"]

@@ -21,7 +21,7 @@ extension SettingKey {
             number("Prompt", "Timeout", \.prompt.timeout, ShakedSettings.Prompt.timeouts, unit: "seconds"),
             number("Prompt", "Cooldown", \.prompt.cooldown, ShakedSettings.Prompt.cooldowns, unit: "seconds"),
             socketPath, socketMode,
-            optionalText("Socket", "Group", \.socket.group) { $0.isEmpty ? nil : accountNameProblem($0) },
+            optionalText("Socket", "Group", \.socket.group, check: accountNameProblem),
         ]
         for action in AccessAction.allCases {
             let name = action.rawValue.prefix(1).uppercased() + action.rawValue.dropFirst()
@@ -45,14 +45,10 @@ extension SettingKey {
     /// `Sensor.MountMatrix`: three rows of three numbers in udev's form, `0, 1, 0; 1, 0, 0; 0, 0, 1`;
     /// empty for the device's own.
     static var mountMatrix: SettingKey {
-        SettingKey(
-            table: "Sensor", name: "MountMatrix",
-            read: { text, settings throws(Failure) in
-                guard !text.isEmpty else {
-                    settings.sensor.mountMatrix = nil
-                    return
-                }
-                guard let rows = MountMatrixCheck.parse(text) else {
+        value(
+            "Sensor", "MountMatrix", \.sensor.mountMatrix, render: { $0.map(matrixText) ?? "" },
+            read: { text throws(Failure) in
+                guard let rows = matrixRows(text) else {
                     throw Failure(
                         code: .badMountMatrix,
                         message: "\"\(text)\" is not three rows of numbers such as 0, 1, 0; 1, 0, 0; 0, 0, 1")
@@ -60,55 +56,39 @@ extension SettingKey {
                 if let problem = MountMatrixCheck.problem(rows) {
                     throw Failure(code: .badMountMatrix, message: problem)
                 }
-                settings.sensor.mountMatrix = rows
-            },
-            render: { settings in
-                settings.sensor.mountMatrix?.map { $0.map(formatNumber).joined(separator: ", ") }
-                    .joined(separator: "; ") ?? ""
+                return rows
             })
     }
 
     /// `Socket.Path`: an absolute path that fits a Unix socket address; empty for the default.
     static var socketPath: SettingKey {
-        SettingKey(
-            table: "Socket", name: "Path",
-            read: { path, settings throws(Failure) in
-                guard !path.isEmpty else {
-                    settings.socket.path = ShakedSettings.Socket().path
-                    return
-                }
-                guard path.hasPrefix("/") else {
-                    throw Failure(code: .invalidValue, message: "is \"\(path)\"; it must be an absolute path")
-                }
-                guard path.utf8.count <= ShakedSettings.Socket.maximumPathBytes, !path.contains("\0") else {
-                    throw Failure(
-                        code: .invalidValue,
-                        message: "is \(path.utf8.count) bytes long; a Unix socket path holds at most "
-                            + "\(ShakedSettings.Socket.maximumPathBytes) bytes, so choose a shorter one")
-                }
-                settings.socket.path = path
-            }, render: { $0.socket.path })
+        value("Socket", "Path", \.socket.path, render: \.self) { path throws(Failure) in
+            guard path.hasPrefix("/") else {
+                throw Failure(code: .invalidValue, message: "is \"\(path)\"; it must be an absolute path")
+            }
+            guard path.utf8.count <= ShakedSettings.Socket.maximumPathBytes, !path.contains("\0") else {
+                throw Failure(
+                    code: .invalidValue,
+                    message: "is \(path.utf8.count) bytes long; a Unix socket path holds at most "
+                        + "\(ShakedSettings.Socket.maximumPathBytes) bytes, so choose a shorter one")
+            }
+            return path
+        }
     }
 
     /// `Socket.Mode`: permission bits in octal, `0666`; empty for the default.
     static var socketMode: SettingKey {
-        SettingKey(
-            table: "Socket", name: "Mode",
-            read: { text, settings throws(Failure) in
-                guard !text.isEmpty else {
-                    settings.socket.mode = ShakedSettings.Socket().mode
-                    return
-                }
-                guard (3...4).contains(text.count), text.allSatisfy({ ("0"..."7").contains($0) }),
-                    let mode = UInt32(text, radix: 8), mode <= 0o777
-                else {
-                    throw Failure(
-                        code: .invalidValue,
-                        message: "is \"\(text)\"; it must be octal permission bits from 0000 to 0777, such as "
-                            + "0666 (anyone may connect) or 0660 (owner and group)")
-                }
-                settings.socket.mode = mode
-            }, render: { $0.socket.modeText })
+        value("Socket", "Mode", \.socket.mode, render: ShakedSettings.Socket.octal) { text throws(Failure) in
+            guard (3...4).contains(text.count), text.allSatisfy({ ("0"..."7").contains($0) }),
+                let mode = UInt32(text, radix: 8), mode <= 0o777
+            else {
+                throw Failure(
+                    code: .invalidValue,
+                    message: "is \"\(text)\"; it must be octal permission bits from 0000 to 0777, such as "
+                        + "0666 (anyone may connect) or 0660 (owner and group)")
+            }
+            return mode
+        }
     }
 }
 

@@ -1,4 +1,3 @@
-import ShakeDetection
 import UndoProtocol
 
 /// Everything shaked can be configured with, grouped as the sections of its configuration file.
@@ -8,33 +7,22 @@ import UndoProtocol
 /// defaults; ``check(configFile:etcDirectory:)`` reports every problem in them for `--check-config`.
 public struct ShakedSettings: Sendable, Equatable {
     /// `[Sensor]`: which accelerometer to read, how fast, and how it is mounted.
-    public var sensor: Sensor
+    public var sensor = Sensor()
     /// `[Detector]`: the sensitivity level and optional overrides of the detector's tunables.
-    public var detector: Detector
+    public var detector = Detector()
     /// `[Prompt]`: how long an undo prompt may stay open, and the pause after one.
-    public var prompt: Prompt
+    public var prompt = Prompt()
     /// `[Socket]`: where the varlink socket is, when the daemon binds it itself.
-    public var socket: Socket
+    public var socket = Socket()
     /// `[Access]`: who may subscribe, request intents, monitor and register a prompt agent.
-    public var access: AccessPolicy
+    public var access = AccessPolicy()
     /// `[Limits]`: caps on connections, subscriptions and call rates.
-    public var limits: Limits
+    public var limits = Limits()
     /// `[Log]`: how much the daemon logs.
-    public var log: Log
+    public var log = Log()
 
-    /// Creates settings; every group defaults to its documented defaults.
-    public init(
-        sensor: Sensor = Sensor(), detector: Detector = Detector(), prompt: Prompt = Prompt(),
-        socket: Socket = Socket(), access: AccessPolicy = AccessPolicy(), limits: Limits = Limits(), log: Log = Log()
-    ) {
-        self.sensor = sensor
-        self.detector = detector
-        self.prompt = prompt
-        self.socket = socket
-        self.access = access
-        self.limits = limits
-        self.log = log
-    }
+    /// Creates settings with every documented default.
+    public init() {}
 
     /// The file read when no `--config` is given.
     public static let defaultEtcDirectory = "/etc/shaked"
@@ -48,10 +36,10 @@ extension ShakedSettings {
     /// `[Prompt]`: the life of an undo prompt.
     public struct Prompt: Sendable, Equatable {
         /// Seconds an open prompt may wait for the person's choice before it is cancelled (`Timeout`).
-        public var timeout: Double
+        public var timeout: Double = 30
         /// Seconds after a prompt ends during which shakes are ignored (`Cooldown`), so the motion of
         /// putting the phone down again does not open a second prompt.
-        public var cooldown: Double
+        public var cooldown: Double = 1
 
         /// The allowed timeouts, in seconds.
         public static let timeouts: ClosedRange<Double> = 1...600
@@ -59,10 +47,7 @@ extension ShakedSettings {
         public static let cooldowns: ClosedRange<Double> = 0...60
 
         /// Creates prompt settings; 30 s to answer, 1 s of calm afterwards.
-        public init(timeout: Double = 30, cooldown: Double = 1) {
-            self.timeout = timeout
-            self.cooldown = cooldown
-        }
+        public init() {}
     }
 
     /// `[Socket]`: the varlink socket, used when the daemon binds it itself (without socket activation).
@@ -71,10 +56,10 @@ extension ShakedSettings {
     /// and these settings are not used; keep the two in agreement.
     public struct Socket: Sendable, Equatable {
         /// The socket's path (`Path`), absolute and at most 107 bytes (the size of `sun_path`).
-        public var path: String
+        public var path = UndoInterface.defaultSocketPath
         /// The socket file's permission bits (`Mode`, written in octal, such as `0666`).
         /// Anyone who can connect may call; the `[Access]` rules then decide what each caller may do.
-        public var mode: UInt32
+        public var mode: UInt32 = 0o666
         /// The group to give the socket file (`Group`, a name or number); nil keeps the daemon's group.
         public var group: String?
 
@@ -82,14 +67,13 @@ extension ShakedSettings {
         public static let maximumPathBytes = 107
 
         /// Creates socket settings: `/run/shaked/io.shaked.Undo`, mode 0666, the daemon's group.
-        public init(path: String = UndoInterface.defaultSocketPath, mode: UInt32 = 0o666, group: String? = nil) {
-            self.path = path
-            self.mode = mode
-            self.group = group
-        }
+        public init() {}
 
         /// The mode as four octal digits, `"0666"`.
-        public var modeText: String {
+        public var modeText: String { Self.octal(mode) }
+
+        /// Permission bits as four octal digits.
+        static func octal(_ mode: UInt32) -> String {
             let digits = String(mode, radix: 8)
             return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
         }
@@ -138,12 +122,10 @@ extension ShakedSettings {
     /// `[Log]`: logging.
     public struct Log: Sendable, Equatable {
         /// The least severe level logged (`Level`).
-        public var level: LogLevel
+        public var level = LogLevel.info
 
         /// Creates log settings; `info` by default.
-        public init(level: LogLevel = .info) {
-            self.level = level
-        }
+        public init() {}
     }
 }
 

@@ -1,4 +1,5 @@
 import Logging
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -66,22 +67,19 @@ public struct JournalLogHandler: LogHandler {
         Self.write(text, to: fileDescriptor)
     }
 
-    /// Writes all of `text` with one `write(2)` (more only if the kernel takes part of it), retrying EINTR.
+    /// Writes all of `text` with one `write(2)` (more only if the kernel takes part of it); swift-system
+    /// retries EINTR, and a full pipe gets 100 ms to drain.
     static func write(_ text: String, to fd: Int32) {
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { raw in
-                Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-            }
-            if written > 0 {
-                offset += written
-            } else if written < 0 && errno == EINTR {
-                continue
-            } else if written < 0 && errno == EAGAIN {
-                var pending = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                if poll(&pending, 1, 100) <= 0 { return }
-            } else {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            do {
+                let written = try bytes.withUnsafeBytes { try FileDescriptor(rawValue: fd).write($0) }
+                guard written > 0 else { return }
+                bytes = bytes.dropFirst(written)
+            } catch let error as Errno where error == .wouldBlock {
+                var pending = [pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)]
+                if pollRetryingInterrupts(&pending, timeoutMilliseconds: 100) <= 0 { return }
+            } catch {
                 return  // Nowhere left to report a failing log; dropping the line is all that can be done.
             }
         }

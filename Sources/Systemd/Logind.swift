@@ -1,4 +1,5 @@
 import CSystemd
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -79,16 +80,15 @@ public enum Logind {
                 continuation.finish()
                 return
             }
-            let stop = eventfd(0, Int32(EFD_CLOEXEC))
+            let stop = FileDescriptor(rawValue: eventfd(0, Int32(EFD_CLOEXEC)))
             continuation.onTermination = { _ in
-                var one: UInt64 = 1
-                _ = write(stop, &one, 8)
+                _ = try? withUnsafeBytes(of: UInt64(1)) { try stop.write($0) }
             }
             let watch = SeatWatch(monitor: monitor, stop: stop, continuation: continuation)
             // Without a thread the stream ends, rather than staying silent for good.
             if !startDetachedThread({ watch.run() }) {
                 sd_login_monitor_unref(monitor)
-                close(stop)
+                try? stop.close()
                 continuation.finish()
             }
         }
@@ -98,10 +98,10 @@ public enum Logind {
 /// The loop behind ``Logind/seatUsers()``: owns the monitor and the stop descriptor.
 private final class SeatWatch: @unchecked Sendable {
     let monitor: OpaquePointer
-    let stop: Int32
+    let stop: FileDescriptor
     let continuation: AsyncStream<SeatUser>.Continuation
 
-    init(monitor: OpaquePointer, stop: Int32, continuation: AsyncStream<SeatUser>.Continuation) {
+    init(monitor: OpaquePointer, stop: FileDescriptor, continuation: AsyncStream<SeatUser>.Continuation) {
         self.monitor = monitor
         self.stop = stop
         self.continuation = continuation
@@ -110,17 +110,16 @@ private final class SeatWatch: @unchecked Sendable {
     func run() {
         defer {
             sd_login_monitor_unref(monitor)
-            close(stop)
+            try? stop.close()
             continuation.finish()
         }
         var last = Logind.seatUser()
         while true {
             var fds = [
-                pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: stop.rawValue, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: sd_login_monitor_get_fd(monitor), events: Int16(sd_login_monitor_get_events(monitor)), revents: 0),
             ]
-            let ready = poll(&fds, 2, -1)
-            if ready < 0 && errno == EINTR { continue }
+            let ready = pollRetryingInterrupts(&fds, timeoutMilliseconds: -1)
             guard ready > 0, fds[0].revents == 0 else { return }
             sd_login_monitor_flush(monitor)
             let now = Logind.seatUser()

@@ -1,24 +1,28 @@
+import SystemPackage
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
 
-/// An open trace or labels file: POSIX `open`, `read` and `write` (retrying `EINTR`), closed when
-/// the last reference goes. The standard library only, so the daemon that replays traces loads
-/// no Foundation.
+/// An open trace or labels file: swift-system's `FileDescriptor` (whose `open`, `read` and `write` retry
+/// `EINTR`), closed when the last reference goes. No Foundation, so the daemon that replays traces loads none.
 final class TraceFile {
     /// The file, for errors.
     let path: String
-    private var descriptor: Int32
+    private var descriptor: FileDescriptor?
 
     /// Opens a file for reading; the error says whether it is missing, a folder or forbidden.
     init(reading path: String, what: String = "the file") throws(TraceError) {
-        let fd = retryingInterrupts { open(path, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { throw TraceError(.unreadable, path: path, "\(what) \(Self.reason(errno))") }
-        var info = stat()
-        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-            close(fd)
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
+        } catch {
+            throw TraceError(.unreadable, path: path, "\(what) \(Self.reason(Self.code(error)))")
+        }
+        if (try? fd.stat())?.type == .directory {
+            try? fd.close()
             throw TraceError(.unreadable, path: path, "\(what) is a folder, not a file")
         }
         self.path = path
@@ -27,49 +31,55 @@ final class TraceFile {
 
     /// Creates or truncates a file for writing (mode 0644 before the umask).
     init(creating path: String) throws(TraceError) {
-        let fd = retryingInterrupts { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
-        guard fd >= 0 else {
+        do {
+            descriptor = try FileDescriptor.open(
+                path, .writeOnly, options: [.create, .truncate, .closeOnExec],
+                permissions: [.ownerReadWrite, .groupRead, .otherRead])
+        } catch {
             throw TraceError(
                 .unwritable, path: path,
-                "cannot create the file: \(Self.message(errno)) (check the folder exists and is writable)")
+                "cannot create the file: \(Self.message(Self.code(error))) (check the folder exists and is writable)")
         }
         self.path = path
-        descriptor = fd
     }
 
     deinit { closeFile() }
 
     /// Closes the file now; later reads and writes fail with `EBADF`.
     func closeFile() {
-        if descriptor >= 0 { close(descriptor) }
-        descriptor = -1
+        try? descriptor?.close()
+        descriptor = nil
     }
 
     /// Appends up to `count` bytes to `buffer`; false at the end of the file.
     func readMore(into buffer: inout [UInt8], upTo count: Int) throws(TraceError) -> Bool {
         let old = buffer.count
         buffer.append(contentsOf: repeatElement(0, count: count))
-        let n = buffer.withUnsafeMutableBytes { bytes in
-            retryingInterrupts { read(descriptor, bytes.baseAddress! + old, count) }
-        }
-        guard n >= 0 else {
+        do {
+            let n = try buffer.withUnsafeMutableBytes { bytes in
+                try handle().read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[old...]))
+            }
+            buffer.removeLast(count - n)
+            return n > 0
+        } catch {
             buffer.removeLast(count)
-            throw TraceError(.unreadable, path: path, "read failed: \(Self.message(errno))")
+            throw TraceError(.unreadable, path: path, "read failed: \(Self.message(Self.code(error)))")
         }
-        buffer.removeLast(count - n)
-        return n > 0
     }
 
     /// Writes all of `bytes`.
     func writeAll(_ bytes: [UInt8]) throws(TraceError) {
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { raw in
-                retryingInterrupts { write(descriptor, raw.baseAddress! + written, raw.count - written) }
-            }
-            guard n > 0 else { throw TraceError(.unwritable, path: path, "write failed: \(Self.message(errno))") }
-            written += n
+        do {
+            _ = try handle().writeAll(bytes)
+        } catch {
+            throw TraceError(.unwritable, path: path, "write failed: \(Self.message(Self.code(error)))")
         }
+    }
+
+    /// The descriptor, or `EBADF` once closed.
+    private func handle() throws(Errno) -> FileDescriptor {
+        guard let descriptor else { throw .badFileDescriptor }
+        return descriptor
     }
 
     /// The whole file.
@@ -112,14 +122,9 @@ final class TraceFile {
         }
     }
 
+    /// The errno of a failed swift-system call (which throws only `Errno`).
+    static func code(_ error: any Error) -> Int32 { (error as? Errno)?.rawValue ?? EIO }
+
     /// The C library's text for an errno value.
     static func message(_ code: Int32) -> String { String(cString: strerror(code)) + " (errno \(code))" }
-}
-
-/// Runs a system call again while it fails with `EINTR`.
-private func retryingInterrupts<T: BinaryInteger>(_ call: () -> T) -> T {
-    while true {
-        let result = call()
-        if result >= 0 || errno != EINTR { return result }
-    }
 }

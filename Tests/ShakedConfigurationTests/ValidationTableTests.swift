@@ -147,6 +147,10 @@ import Testing
         Case(
             text: "[Sensor]\nMountMatrix=1, 0, x; 0, 1, 0; 0, 0, 1\n", key: "Sensor.MountMatrix", line: 2,
             code: .badMountMatrix, says: "not three rows of numbers"),
+        // Spaces inside a number split it, as the sensor's own matrix is read: "1 0" is not 10.
+        Case(
+            text: "[Sensor]\nMountMatrix=1 0, 0, 0; 0, 1, 0; 0, 0, 1\n", key: "Sensor.MountMatrix", line: 2,
+            code: .badMountMatrix, says: "not three rows of numbers"),
         // Syntax.
         Case(
             text: "[Prompt]\nTimeout 5\n", key: nil, line: 2, code: .syntax,

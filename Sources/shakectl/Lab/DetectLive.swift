@@ -1,4 +1,3 @@
-import IIOSensors
 import ShakeDetection
 
 extension Detect {
@@ -8,17 +7,8 @@ extension Detect {
     /// sensor gives the same lines as `detect` on the trace file. Sensor status goes to stderr.
     func runLive() async throws {
         var printer = DetectionPrinter(options: detectorOptions, format: format)
-        for try await event in liveEvents(
-            AccelerometerSource(configuration: sensor.configuration()), duration: duration)
-        {
-            switch event {
-            case .sensorReturned(let text):
-                printError("reading \(text)")
-            case .sensorGone(let reason):
-                printError("sensor gone: \(reason)")
-            case .samples(let samples):
-                for sample in samples { printer.feed(sample) }
-            }
+        try await sensor.read(for: duration, doing: "reading") { samples in
+            for sample in samples { printer.feed(sample) }
         }
         printer.finish()
     }

@@ -40,6 +40,21 @@ struct SensorOptions: ParsableArguments {
     }
 }
 
+extension SensorOptions {
+    /// Reads the accelerometer these options choose until `duration` seconds have passed (nil: until it ends)
+    /// or Ctrl-C, hands each batch of samples to `body`, and says on standard error when the sensor comes
+    /// (`doing` and the sensor, such as "recording from accel_3d at 100 Hz") and goes.
+    func read(for duration: Double?, doing: String, _ body: ([Sample]) throws -> Void) async throws {
+        for try await event in liveEvents(AccelerometerSource(configuration: configuration()), duration: duration) {
+            switch event {
+            case .sensorReturned(let text): printError("\(doing) \(text)")
+            case .sensorGone(let reason): printError("sensor gone: \(reason)")
+            case .samples(let samples): try body(samples)
+            }
+        }
+    }
+}
+
 /// A source's events until `duration` seconds have passed (nil: until the source ends) or Ctrl-C.
 ///
 /// Ending the returned stream ends the source's stream, so the sensor is closed at once.

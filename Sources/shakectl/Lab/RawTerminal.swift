@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -74,7 +75,7 @@ final class RawTerminal {
         guard !restored else { return }
         restored = true
         _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, savedSettings)
-        _ = leaveScreen.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        _ = try? FileDescriptor.standardOutput.writeAll(leaveScreen)
         for signal in [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP] {
             _ = Glibc.signal(signal, SIG_DFL)
         }
@@ -89,15 +90,9 @@ final class RawTerminal {
         return (Int(size.ws_col), Int(size.ws_row))
     }
 
-    /// Writes text as it is, all of it, at once.
+    /// Writes text as it is, all of it, at once (swift-system retries EINTR); a terminal gone takes nothing.
     func write(_ text: String) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            bytes = bytes.dropFirst(written)
-        }
+        _ = try? FileDescriptor.standardOutput.writeAll(text.utf8)
     }
 }
 

@@ -1,5 +1,4 @@
 import ArgumentParser
-import IIOSensors
 import MonotonicClock
 import ShakeDetection
 import Traces
@@ -38,22 +37,13 @@ struct Record: AsyncParsableCommand {
         var first: Int64?
         var last: Int64 = 0
         do {
-            for try await event in liveEvents(
-                AccelerometerSource(configuration: sensor.configuration()), duration: duration)
-            {
-                switch event {
-                case .sensorReturned(let text):
-                    printError("recording from \(text)")
-                case .sensorGone(let reason):
-                    printError("sensor gone: \(reason)")
-                case .samples(let samples):
-                    for sample in samples { try writer.write(sample) }
-                    first = first ?? samples.first?.timestamp
-                    last = samples.last?.timestamp ?? last
-                    if writer.count - lastReport >= 100 {
-                        lastReport = writer.count
-                        printError("\(writer.count) samples, \(seconds(last - (first ?? last))) s")
-                    }
+            try await sensor.read(for: duration, doing: "recording from") { samples in
+                for sample in samples { try writer.write(sample) }
+                first = first ?? samples.first?.timestamp
+                last = samples.last?.timestamp ?? last
+                if writer.count - lastReport >= 100 {
+                    lastReport = writer.count
+                    printError("\(writer.count) samples, \(seconds(last - (first ?? last))) s")
                 }
             }
         } catch {

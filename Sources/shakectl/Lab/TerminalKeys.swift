@@ -1,10 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import SystemPackage
 
 /// A key pressed in the terminal.
 enum Key: Equatable, Sendable {
@@ -104,9 +99,9 @@ enum KeyReader {
             var parser = KeyParser()
             var buffer = [UInt8](repeating: 0, count: 256)
             while true {
-                let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else {
+                // swift-system retries EINTR; an error ends the input as its end does.
+                let count = try? buffer.withUnsafeMutableBytes { try FileDescriptor.standardInput.read(into: $0) }
+                guard let count, count > 0 else {
                     deliver(nil)
                     return
                 }
