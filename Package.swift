@@ -130,6 +130,8 @@ let package = Package(
             name: "shakectl",
             dependencies: [
                 "ShakeDetection", "Traces", "IIOSensors", "SyntheticMotion", "ShakeClient", "UndoProtocol", "MonotonicClock",
+                // bench-iio measures the daemon's own sensor path.
+                "ShakeService", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(

@@ -25,12 +25,6 @@ public struct AccelerometerSource: SampleSource {
     public let configuration: AccelerometerConfiguration
     /// The reading loops this source started that have not ended yet (copies share them).
     private let loops = LiveLoops()
-    /// Runs a consumer that prefers it on the reading thread (copies share it).
-    private let executor = ReadingExecutor()
-
-    /// The reading thread: a consumer iterating ``events()`` under this preference gets each batch
-    /// without another thread being woken.
-    public var preferredExecutor: (any TaskExecutor)? { executor }
 
     /// Creates a source; nothing is opened until ``events()``.
     public init(configuration: AccelerometerConfiguration = .init()) {
@@ -43,15 +37,18 @@ public struct AccelerometerSource: SampleSource {
         return "\(which) at \(formatNumber(configuration.rate)) Hz (\(configuration.mode.rawValue))"
     }
 
-    /// Opens the sensor and streams its samples until the stream is dropped or cancelled.
+    /// Opens the sensor and runs `consumer` on the reading thread with every event, until the stream
+    /// is dropped or cancelled; the stream carries what the consumer reports.
     ///
-    /// The stream ends with an ``IIOError`` only when the sensor cannot be opened at start and
-    /// ``AccelerometerConfiguration/waitForSensor`` is false, or the udev monitor, the eventfd or
-    /// the thread cannot be created.
-    public func events() -> AsyncThrowingStream<SourceEvent, any Error> {
+    /// The consumer runs between two `poll(2)`s, so a batch costs no thread hand-off, no task switch and
+    /// no allocation; only a report wakes the iterating task. The stream ends with an ``IIOError`` only
+    /// when the sensor cannot be opened at start and ``AccelerometerConfiguration/waitForSensor`` is
+    /// false, or the udev monitor, the eventfd or the thread cannot be created.
+    public func events<Consumer: SampleConsumer>(consumedBy consumer: Consumer) -> AsyncThrowingStream<
+        Consumer.Report, any Error
+    > {
         let configuration = self.configuration
         let loops = self.loops
-        let executor = self.executor
         return AsyncThrowingStream { continuation in
             let control: LoopControl
             do {
@@ -64,11 +61,16 @@ public struct AccelerometerSource: SampleSource {
             loops.insert(control)
             do {
                 try ReadingThread.start(name: "shaked-iio") {
-                    executor.attach(control)
-                    var loop = ReadingLoop(
-                        configuration: configuration, continuation: continuation, control: control, executor: executor)
-                    loop.run()
-                    executor.detach(control)
+                    var consumer = consumer
+                    var loop = ReadingLoop(configuration: configuration, control: control) { event in
+                        consumer.consume(event) { continuation.yield($0) }
+                    }
+                    do {
+                        try loop.run()
+                        continuation.finish()
+                    } catch {
+                        continuation.finish(throwing: error)
+                    }
                     DeviceClaims.forget(control)
                     loops.remove(control)
                     control.end()

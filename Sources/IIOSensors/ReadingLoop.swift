@@ -10,15 +10,14 @@ import TextSafety
 /// The poll loop behind an ``AccelerometerSource``, run on the source's own thread.
 ///
 /// It owns the reader (and through it the libiio handles) and the udev monitor; nothing here
-/// is shared with other threads except the stream's continuation and the ``LoopControl``.
-/// Every failure (open, read, malformed value) is reported and retried with ``RetryBackoff``
-/// for as long as the stream lives; a device another loop still has open is waited for.
+/// is shared with other threads except what `deliver` reaches (the stream's continuation) and the
+/// ``LoopControl``. Every failure (open, read, malformed value) is reported and retried with
+/// ``RetryBackoff`` for as long as the stream lives; a device another loop still has open is waited for.
 struct ReadingLoop {
     let configuration: AccelerometerConfiguration
-    let continuation: AsyncThrowingStream<SourceEvent, any Error>.Continuation
     let control: LoopControl
-    /// Runs the consumer's jobs on this thread after each pass, when it prefers to run here.
-    let executor: ReadingExecutor?
+    /// Hands an event to the consumer, on this thread; a batch is lent, and reused once it returns.
+    private let deliver: (SourceEvent) -> Void
 
     private var reader: (any SampleReader)?
     /// The device this loop has claimed in ``DeviceClaims`` (held while `reader` is open).
@@ -43,41 +42,29 @@ struct ReadingLoop {
     #endif
 
     init(
-        configuration: AccelerometerConfiguration,
-        continuation: AsyncThrowingStream<SourceEvent, any Error>.Continuation,
-        control: LoopControl, executor: ReadingExecutor? = nil
+        configuration: AccelerometerConfiguration, control: LoopControl,
+        deliver: @escaping (SourceEvent) -> Void
     ) {
         self.configuration = configuration
-        self.continuation = continuation
         self.control = control
-        self.executor = executor
+        self.deliver = deliver
         backoff = RetryBackoff(
             initial: configuration.retryDelay.nanoseconds, maximum: configuration.maximumRetryDelay.nanoseconds)
     }
 
-    /// Runs until the consumer goes away.
-    mutating func run() {
-        let monitor: UdevMonitor
-        do {
-            monitor = try UdevMonitor()
-        } catch {
-            continuation.finish(throwing: error)
-            return
-        }
+    /// Runs until the consumer goes away (returning, with the device closed), or throws what ends
+    /// the stream: no udev monitor, a sensor that cannot be opened at start unless
+    /// ``AccelerometerConfiguration/waitForSensor``, or `poll` failing.
+    mutating func run() throws(IIOError) {
+        let monitor = try UdevMonitor()
         do {
             try open()
         } catch {
-            guard configuration.waitForSensor else {
-                continuation.finish(throwing: error)
-                return
-            }
+            guard configuration.waitForSensor else { throw error }
             failed(error)
         }
         var fds = [pollfd](repeating: pollfd(), count: 3)
         while true {
-            // The consumer's jobs queued on this thread (by a yield: the start's sensorReturned, the
-            // last pass's batch) run before the thread sleeps again.
-            executor?.runPending()
             fds[0] = pollfd(fd: control.fd, events: Int16(POLLIN), revents: 0)
             fds[1] = pollfd(fd: monitor.fd, events: Int16(POLLIN), revents: 0)
             fds[2] = pollfd(fd: reader?.pollFD ?? -1, events: Int16(POLLIN), revents: 0)
@@ -86,8 +73,7 @@ struct ReadingLoop {
                 ready = try checkErrno("poll") { poll(&fds, 3, timeoutMilliseconds()) }
             } catch {
                 closeReader()
-                continuation.finish(throwing: error)
-                return
+                throw error
             }
             configuration.statistics?.record(wakeups: 1)
             if fds[0].revents != 0 {
@@ -102,7 +88,6 @@ struct ReadingLoop {
             if ready == 0 || pendingSince != nil || silenceDeadline != nil || retryAt != nil { checkDeadlines() }
         }
         closeReader()
-        continuation.finish()
     }
 
     /// Finds, claims and opens the sensor, announcing it; waits (returning) if another loop has it open.
@@ -158,7 +143,7 @@ struct ReadingLoop {
         silenceDeadline =
             reader.mode == .buffered && configuration.mode == .automatic && reader.info.hasRawAttributes
             ? now &+ configuration.bufferSilenceTimeout.nanoseconds : nil
-        continuation.yield(.sensorReturned(describe(reader) + note))
+        deliver(.sensorReturned(describe(reader) + note))
     }
 
     private func describe(_ reader: any SampleReader) -> String {
@@ -209,10 +194,9 @@ struct ReadingLoop {
     private mutating func flush() {
         pendingSince = nil
         guard !batch.isEmpty else { return }
-        continuation.yield(.samples(batch))
-        // The delivered array now belongs to the consumer: start a new one of one batch.
-        batch = []
-        batch.reserveCapacity(batchSize)
+        deliver(.samples(batch))
+        // Kept storage, unless the consumer kept the batch (forwarding it): then a new array.
+        batch.removeAll(keepingCapacity: true)
     }
 
     /// Reports the failure with the delay before the next try, and schedules that try.
@@ -221,7 +205,7 @@ struct ReadingLoop {
         let delay = backoff.next(now: now)
         retryAt = now &+ delay
         waitingForDevice = false
-        continuation.yield(.sensorGone(reason: "\(error); retrying in \(secondsText(delay))"))
+        deliver(.sensorGone(reason: "\(error); retrying in \(secondsText(delay))"))
     }
 
     private mutating func handle(_ event: UdevEvent) {

@@ -18,14 +18,16 @@ public enum SourceEvent: Sendable, Equatable {
 public protocol SampleSource: Sendable {
     /// What the source reads from, for logs and status lines.
     var description: String { get }
-    /// Starts the source; the stream ends when the source runs out or fails.
-    func events() -> AsyncThrowingStream<SourceEvent, any Error>
-    /// Where a consumer of ``events()`` is best run (`withTaskExecutorPreference`): the source's own
-    /// thread, when it has one, saves a thread hand-off a batch; nil for anywhere.
-    var preferredExecutor: (any TaskExecutor)? { get }
+    /// Starts the source, running `consumer` with each event where the source produces it (see
+    /// ``SampleConsumer``); the stream carries what the consumer reports, and ends when the source
+    /// runs out or fails.
+    func events<Consumer: SampleConsumer>(consumedBy consumer: Consumer) -> AsyncThrowingStream<
+        Consumer.Report, any Error
+    >
 }
 
 extension SampleSource {
-    /// No preference: the consumer runs on the global executor.
-    public var preferredExecutor: (any TaskExecutor)? { nil }
+    /// Starts the source; the stream carries every event, samples included, and ends when the source
+    /// runs out or fails. Each batch then crosses to the iterating task: for tools, not for the daemon.
+    public func events() -> AsyncThrowingStream<SourceEvent, any Error> { events(consumedBy: EveryEvent()) }
 }

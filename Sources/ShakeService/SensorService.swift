@@ -1,5 +1,4 @@
 import Logging
-import MonotonicClock
 import ServiceLifecycle
 import ShakeDetection
 
@@ -59,15 +58,15 @@ public struct SensorService: Service {
         }
     }
 
-    /// Streams the source into the detector until cancelled or the source ends, restarting a failed stream.
-    func read() async {
+    /// Streams the source into the detector until cancelled or the source ends, restarting a failed
+    /// stream: what ``run()`` does while an app wants the sensor, and what `shakectl bench-iio` measures.
+    public func read() async {
         await coordinator.sensorChanged(active: true)
         var delay = retryDelay
         while !Task.isCancelled {
             let started = ContinuousClock.now
             do {
-                // On the source's own thread when it has one: no thread hand-off per batch.
-                try await withTaskExecutorPreference(source.preferredExecutor) { try await stream() }
+                try await stream()
                 if !Task.isCancelled {
                     logger.notice("sample source ended", metadata: ["source": "\(source.description)"])
                 }
@@ -89,26 +88,21 @@ public struct SensorService: Service {
         await coordinator.sensorChanged(active: false)
     }
 
-    /// One stream of the source, into a fresh detector; throws what ends the stream.
+    /// One stream of the source, into a fresh detector that runs where the source reads (see
+    /// ``DetectingConsumer``); throws what ends the stream.
     private func stream() async throws {
-        var detector = makeDetector()
         var lastReason: String?
-        for try await event in source.events() {
-            switch event {
-            case .samples(let samples):
-                await coordinator.samplesRead(samples.count)
-                for sample in samples {
-                    if let shake = detector.process(sample) {
-                        await coordinator.shakeRecognized(shake, time: Double(monotonicNanoseconds()) / 1e9)
-                    }
-                }
+        let consumer = DetectingConsumer(detector: makeDetector(), samplesRead: coordinator.samplesRead)
+        for try await report in source.events(consumedBy: consumer) {
+            switch report {
+            case .shake(let shake, let time):
+                await coordinator.shakeRecognized(shake, time: time)
             case .sensorGone(let reason):
                 // A sensor that keeps failing is logged while its retry delay grows, then only when the reason changes.
                 if reason != lastReason { logger.warning("sensor failed", metadata: ["reason": "\(reason)"]) }
                 lastReason = reason
                 await coordinator.sensorChanged(description: "\(source.description): failed: \(reason)")
                 await coordinator.sensorUnavailable(Self.unavailable(reason))
-                detector.reset()
             case .sensorReturned(let name):
                 if lastReason != nil { logger.notice("sensor back", metadata: ["sensor": "\(name)"]) }
                 logger.info("sensor reading", metadata: ["sensor": "\(name)"])

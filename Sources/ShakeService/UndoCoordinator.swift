@@ -39,6 +39,8 @@ public actor UndoCoordinator {
     public nonisolated let sensorDemand: AsyncStream<Bool>
     /// The sensitivity of the current context's user, for the sensor's ``ContextDetector``.
     public nonisolated let contextSensitivity = SensitivitySignal()
+    /// Samples read since start, counted by the sensor's consumer on the reading thread.
+    public nonisolated let samplesRead = SampleCounter()
     private var preferenceGeneration: UInt64 = 0
 
     /// What status reports about the sample source.
@@ -49,8 +51,6 @@ public actor UndoCoordinator {
         public var active: Bool
         /// The detector and its sensitivity.
         public var detector: String
-        /// Samples read since start.
-        public var samplesRead = 0
         /// Why the sensor cannot be read while it is wanted, for apps and status tools.
         public var unavailable: String?
         /// Creates a sensor state.
@@ -262,13 +262,10 @@ public actor UndoCoordinator {
         if let agent = machine.agent { send(toAgent: RegisterAgentReply(token: agent.token, sensor: availability)) }
     }
 
-    /// Counts samples read, for status.
-    public func samplesRead(_ count: Int) { sensor.samplesRead += count }
-
     /// `GetStatus`, in full: for the daemon itself (systemd's status line).
     public func status() -> ServiceStatus {
         ServiceStatus(
-            sensor: sensor.description, sensorActive: sensor.active, samplesRead: sensor.samplesRead,
+            sensor: sensor.description, sensorActive: sensor.active, samplesRead: samplesRead.count,
             detector: sensor.detector,
             subscribers: machine.subscribers.count, currentApp: machine.currentContext?.app,
             lastShakeAgo: lastShake.map { (.now - $0).inSeconds }, openIntent: machine.open?.id,

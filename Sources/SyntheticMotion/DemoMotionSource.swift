@@ -77,21 +77,17 @@ public struct DemoMotionSource: SampleSource {
     @discardableResult
     public func shake() -> Bool { trigger.shake() }
 
-    /// Starts playing the motion in real time; the stream ends only when iteration stops.
-    public func events() -> AsyncThrowingStream<SourceEvent, any Error> {
+    /// Starts playing the motion in real time, running `consumer` in the playing task with each batch;
+    /// the stream ends only when iteration stops.
+    public func events<Consumer: SampleConsumer>(consumedBy consumer: Consumer) -> AsyncThrowingStream<
+        Consumer.Report, any Error
+    > {
         let source = self
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                let listener = source.trigger.register()
-                defer { source.trigger.unregister(listener) }
-                do {
-                    try await source.play(listener: listener) { continuation.yield(.samples($0)) }
-                } catch {
-                    // Only cancellation ends playing: iteration stopped.
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
+        return consumer.reports { deliver in
+            let listener = source.trigger.register()
+            defer { source.trigger.unregister(listener) }
+            // Only cancellation ends playing: iteration stopped.
+            try await source.play(listener: listener) { deliver(.samples($0)) }
         }
     }
 

@@ -28,43 +28,36 @@ public struct TraceReplaySource: SampleSource {
 
     public var description: String { "trace \(path)\(realTime ? "" : " (as fast as possible)")" }
 
-    public func events() -> AsyncThrowingStream<SourceEvent, any Error> {
+    /// Replays the trace, running `consumer` in the replaying task with each batch.
+    public func events<Consumer: SampleConsumer>(consumedBy consumer: Consumer) -> AsyncThrowingStream<
+        Consumer.Report, any Error
+    > {
         let path = self.path
         let realTime = self.realTime
         let batchSize = self.batchSize
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    let clock = ContinuousClock()
-                    let start = clock.now
-                    let startNanos = monotonicNanoseconds()
-                    var origin: Int64?
-                    var batch: [Sample] = []
-                    batch.reserveCapacity(batchSize)
-                    var iterator = TraceReader(path: path).makeIterator()
-                    while let sample = try iterator.nextSample() {
-                        try Task.checkCancellation()
-                        let o = origin ?? sample.timestamp
-                        origin = o
-                        let offset = sample.timestamp - o
-                        var shifted = sample
-                        shifted.timestamp = startNanos + offset
-                        batch.append(shifted)
-                        if batch.count >= batchSize {
-                            if realTime { try await clock.sleep(until: start.advanced(by: .nanoseconds(offset))) }
-                            continuation.yield(.samples(batch))
-                            batch.removeAll(keepingCapacity: true)
-                        }
-                    }
-                    if !batch.isEmpty { continuation.yield(.samples(batch)) }
-                    continuation.finish()
-                } catch is CancellationError {
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
+        return consumer.reports { deliver in
+            let clock = ContinuousClock()
+            let start = clock.now
+            let startNanos = monotonicNanoseconds()
+            var origin: Int64?
+            var batch: [Sample] = []
+            batch.reserveCapacity(batchSize)
+            var iterator = TraceReader(path: path).makeIterator()
+            while let sample = try iterator.nextSample() {
+                try Task.checkCancellation()
+                let o = origin ?? sample.timestamp
+                origin = o
+                let offset = sample.timestamp - o
+                var shifted = sample
+                shifted.timestamp = startNanos + offset
+                batch.append(shifted)
+                if batch.count >= batchSize {
+                    if realTime { try await clock.sleep(until: start.advanced(by: .nanoseconds(offset))) }
+                    deliver(.samples(batch))
+                    batch.removeAll(keepingCapacity: true)
                 }
             }
-            continuation.onTermination = { _ in task.cancel() }
+            if !batch.isEmpty { deliver(.samples(batch)) }
         }
     }
 }

@@ -21,16 +21,17 @@ struct FlakySource: SampleSource {
 
     var description: String { "flaky source" }
 
-    func events() -> AsyncThrowingStream<SourceEvent, any Error> {
+    func events<Consumer: SampleConsumer>(consumedBy consumer: Consumer) -> AsyncThrowingStream<
+        Consumer.Report, any Error
+    > {
         let attempt = attempts.count.add(1, ordering: .relaxed).oldValue
         let failures = self.failures
-        return AsyncThrowingStream { continuation in
-            guard attempt >= failures else {
-                continuation.finish(throwing: Failure(attempt: attempt))
-                return
-            }
-            continuation.yield(.sensorReturned("flaky sensor"))
-            continuation.yield(.samples([Sample(timestamp: 1, x: 0, y: 0, z: 9.8)]))
+        return consumer.reports { deliver in
+            guard attempt >= failures else { throw Failure(attempt: attempt) }
+            deliver(.sensorReturned("flaky sensor"))
+            deliver(.samples([Sample(timestamp: 1, x: 0, y: 0, z: 9.8)]))
+            // Open until the reading stops.
+            try await Task.sleep(for: .seconds(3600))
         }
     }
 }

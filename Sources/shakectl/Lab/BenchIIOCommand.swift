@@ -1,6 +1,8 @@
 import ArgumentParser
 import IIOSensors
+import Logging
 import ShakeDetection
+import ShakeService
 
 #if canImport(Glibc)
     import Glibc
@@ -12,8 +14,8 @@ struct BenchIIO: AsyncParsableCommand {
         commandName: "bench-iio",
         abstract: "Measure what reading the accelerometer costs: CPU, wake-ups and allocations.",
         discussion: """
-            Reads the sensor for --seconds after a one-second warm-up, with a consumer that only \
-            counts samples, and reports per second of reading: CPU time of the whole process \
+            Reads the sensor for --seconds after a one-second warm-up, as the daemon reads it (its \
+            SensorService and detector, which run on the reading thread), and reports per second of reading: CPU time of the whole process \
             (getrusage), wake-ups of the reading thread (returns from poll), context switches of the \
             whole process, and heap bytes and allocations per sample (malloc interposer). \
             scripts/bench-iio.sh runs it against a fake device under umockdev, buffered and polled.
@@ -52,44 +54,47 @@ struct BenchIIO: AsyncParsableCommand {
         if let reason = AllocationCounter.unavailableReason { throw ValidationError(reason) }
         let statistics = ReaderStatistics()
         let source = AccelerometerSource(configuration: sensor.configuration(statistics: statistics))
-        var measuring = false
-        var start = (usage: rusage(), wakeups: 0, samples: 0, clock: ContinuousClock.now)
-        var mode = sensor.mode.rawValue
-        var counted = 0
-        // The daemon's own path: SensorService consumes source.events() directly. (liveEvents, for the
-        // interactive commands, forwards through a second stream and task: one more thread hand-off a batch.)
-        let deadline = ContinuousClock.now + .milliseconds(Int64(((seconds + 1) * 1000).rounded()))
-        // And, as the daemon does, on the source's preferred executor (its reading thread).
-        try await withTaskExecutorPreference(source.preferredExecutor) {
-            reading: for try await event in source.events() {
-                if ContinuousClock.now >= deadline { break reading }
-                switch event {
-                case .sensorReturned(let text):
-                    mode = text
-                    printError("reading \(text)")
-                case .sensorGone(let reason):
-                    printError("sensor gone: \(reason)")
-                case .samples(let samples):
-                    counted += samples.count
-                    if !measuring && counted >= Int(sensor.rate) {
-                        measuring = true
-                        start = (usage(), statistics.wakeups, counted, ContinuousClock.now)
-                        AllocationCounter.start()
-                    }
+        // The daemon's own path: its SensorService and detector, which run on the reading thread and
+        // cross into Swift concurrency only to report a shake or the sensor's state.
+        let logger = Logger(label: "shakectl bench-iio") { StreamLogHandler.standardError(label: $0) }
+        let coordinator = UndoCoordinator(
+            settings: ServiceSettings(), sensor: .init(description: source.description, detector: "shaked"),
+            logger: logger)
+        let service = SensorService(
+            source: source,
+            makeDetector: {
+                ContextDetector(signal: coordinator.contextSensitivity) { sensitivity in
+                    ShakeDetector(configuration: .init(sensitivity: sensitivity ?? .medium))
                 }
-            }
+            },
+            coordinator: coordinator, logger: logger)
+        let reading = Task { await service.read() }
+        defer { reading.cancel() }
+        // A second of samples to warm up (within five seconds), then the measured window, this task asleep.
+        let warmUp = ContinuousClock.now + .seconds(5)
+        while statistics.samples < Int(sensor.rate) && ContinuousClock.now < warmUp {
+            try await Task.sleep(for: .milliseconds(20))
         }
+        guard statistics.samples >= Int(sensor.rate) else {
+            throw ValidationError(
+                "the sensor delivered too few samples to measure: \(await coordinator.status().sensor)")
+        }
+        let start = Counts(statistics)
+        AllocationCounter.start()
+        try await Task.sleep(for: .milliseconds(Int64((seconds * 1000).rounded())))
         let allocations = AllocationCounter.stop()
-        let end = usage()
-        guard measuring else { throw ValidationError("the sensor delivered too few samples to measure") }
-        let elapsed = ContinuousClock.now - start.clock
+        let end = Counts(statistics)
+        reading.cancel()
+        await reading.value
+        let status = await coordinator.status()
+        let elapsed = end.clock - start.clock
         let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let samples = Double(max(1, counted - start.samples))
+        let samples = Double(max(1, end.samples - start.samples))
         let result = Result(
-            mode: mode, seconds: rounded(wall), samplesPerSecond: rounded(samples / wall, 1),
-            cpuMillisecondsPerSecond: rounded((cpu(end) - cpu(start.usage)) * 1000 / wall, 2),
-            wakeupsPerSecond: rounded(Double(statistics.wakeups - start.wakeups) / wall, 1),
-            contextSwitchesPerSecond: rounded(Double(switches(end) - switches(start.usage)) / wall, 1),
+            mode: status.sensor, seconds: rounded(wall), samplesPerSecond: rounded(samples / wall, 1),
+            cpuMillisecondsPerSecond: rounded((cpu(end.usage) - cpu(start.usage)) * 1000 / wall, 2),
+            wakeupsPerSecond: rounded(Double(end.wakeups - start.wakeups) / wall, 1),
+            contextSwitchesPerSecond: rounded(Double(switches(end.usage) - switches(start.usage)) / wall, 1),
             bytesAllocatedPerSample: rounded(Double(allocations.bytes) / samples, 1),
             allocationsPerSample: rounded(Double(allocations.allocations) / samples, 3))
         if format == .json {
@@ -144,10 +149,18 @@ struct BenchIIO: AsyncParsableCommand {
         guard fwrite(bytes, 1, bytes.count, file) == bytes.count else { throw ValidationError("cannot write \(path)") }
     }
 
-    private func usage() -> rusage {
-        var value = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &value)
-        return value
+    /// The process's and the reading thread's counters at one moment.
+    private struct Counts {
+        var usage = rusage()
+        var wakeups: Int
+        var samples: Int
+        var clock = ContinuousClock.now
+
+        init(_ statistics: ReaderStatistics) {
+            wakeups = statistics.wakeups
+            samples = statistics.samples
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+        }
     }
 
     private func cpu(_ u: rusage) -> Double {
