@@ -62,8 +62,10 @@ public struct AccelerometerSource: SampleSource {
             do {
                 try ReadingThread.start(name: "shaked-iio") {
                     var consumer = consumer
+                    // Made once: a closure made per batch would look up the stream's generic metadata each time.
+                    let report: (Consumer.Report) -> Void = { continuation.yield($0) }
                     var loop = ReadingLoop(configuration: configuration, control: control) { event in
-                        consumer.consume(event) { continuation.yield($0) }
+                        consumer.consume(event, report: report)
                     }
                     do {
                         try loop.run()
