@@ -5,9 +5,11 @@
 # every 100 ms (as a real IIO buffer with watermark 10 would wake a reader) and the same reading in
 # in_accel_*_raw; Debian's iio-sensor-proxy polling it with the accelerometer claimed by
 # monitor-sensor, as on a phone; then `shakectl bench-iio` (buffered: the buffer; polled:
-# in_accel_*_raw at 100 Hz). Prints, per run, one JSON line: CPU ms per second, reading-thread
-# wake-ups per second, context switches per second, heap bytes and allocations per sample (see
-# `shakectl bench-iio --help`), and iio-sensor-proxy's CPU ms per second over the same window.
+# in_accel_*_raw at 100 Hz), which reads as the daemon does (its SensorService and detector). Prints,
+# per run, one JSON line: CPU ms per second of the process and of the reading thread alone,
+# reading-thread wake-ups per second, context switches per second, heap bytes and allocations per
+# sample (see `shakectl bench-iio --help`), and iio-sensor-proxy's CPU ms per second over the same
+# window.
 # Then the floor: Tests/harness/iio_floor_reader.c, a C reader that only polls and reads the same
 # buffer, what any reader pays under this harness (the kernel, umockdev's preload).
 #
