@@ -17,6 +17,13 @@ public enum TestPaths {
     /// Every trace in the corpus, sorted by name.
     public static func allTraces() -> [String] { (try? Corpus.traceFiles([traces.path])) ?? [] }
 
+    /// The Python the suite's Python parts run on: `.build/venv` (made by `scripts/python-env.sh`,
+    /// with the third-party varlink client), else whatever `python3` is on `PATH`.
+    public static var python: String {
+        let venv = packageRoot.appendingPathComponent(".build/venv/bin/python").path
+        return FileManager.default.isExecutableFile(atPath: venv) ? venv : "python3"
+    }
+
     /// A built product of this package (e.g. `shakectl`), next to the running test bundle.
     public static func binary(_ name: String) -> String {
         if let override = ProcessInfo.processInfo.environment["SHAKED_BIN_DIR"] {

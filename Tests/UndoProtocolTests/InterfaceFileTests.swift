@@ -15,7 +15,7 @@ import UndoProtocol
             print(i.name)
             print(" ".join(sorted(i.members)))
             """
-        let result = try runProcess("/usr/bin/env", ["python3", "-c", script, Self.path])
+        let result = try runProcess("/usr/bin/env", [TestPaths.python, "-c", script, Self.path])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
         try #require(lines.count == 2)

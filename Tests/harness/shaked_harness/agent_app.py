@@ -3,6 +3,7 @@ AT-SPI as a screen reader reads them."""
 
 import os
 import subprocess
+import sys
 
 from .desktop import ROOT, wait_for
 
@@ -38,7 +39,7 @@ class Agent:
         self.desktop = desktop
         self.log_path = os.path.join(desktop.dir, "shake-agent-%d.log" % len(os.listdir(desktop.dir)))
         self.log = open(self.log_path, "w")
-        self.process = subprocess.Popen(["/usr/bin/python3", AGENT, "--socket", daemon.socket],
+        self.process = subprocess.Popen([sys.executable, AGENT, "--socket", daemon.socket],
                                         stdout=self.log, stderr=subprocess.STDOUT,
                                         env=dict(os.environ, **(env or {})))
         self.wait_registered(daemon)

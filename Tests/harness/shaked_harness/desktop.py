@@ -137,7 +137,7 @@ class NotesApp:
         self.desktop = desktop
         self.log_path = os.path.join(desktop.dir, "shake-notes.log")
         self.log = open(self.log_path, "w")
-        self.process = subprocess.Popen(["/usr/bin/python3", APP, "--socket", daemon.socket],
+        self.process = subprocess.Popen([sys.executable, APP, "--socket", daemon.socket],
                                         stdout=self.log, stderr=subprocess.STDOUT, env=dict(os.environ, **(env or {})))
         self.window = wait_for(self._find_window, 20, "the Notes window")
         wait_for(lambda: self.status() not in ("", "Connecting to shaked…"), 10, "a connection to shaked")
