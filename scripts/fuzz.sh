@@ -46,7 +46,7 @@ undo_protocol_modules="UndoProtocol NIOCore NIOConcurrencyHelpers _NIODataStruct
 modules() {
     case $1 in
         varlink-framing) echo "$undo_protocol_modules" NIOEmbedded ;;
-        trace-parser) echo Traces ShakeDetection MonotonicClock TextSafety ;;
+        trace-parser) echo Traces ShakeDetection MonotonicClock TextSafety SystemPackage CSystem ;;
         config-loader) echo ShakedConfiguration ShakeDetection SystemPackage CSystem "$undo_protocol_modules" ;;
         sysfs-parsers) echo ShakeDetection TextSafety ;;
     esac
@@ -93,14 +93,14 @@ build_target() {
     swiftc -parse-as-library -O -g "${flags[@]}" -use-ld=lld -module-name "Fuzz_${t//-/_}" \
         -I "$build/Modules" "${includes[@]}" "${sources[@]}" $(extra_sources "$t") "${objects[@]}" \
         $(link_flags "$t") -o "$scratch/fuzz/$t" 2>&1 | grep -v "Cannot export local symbol" >&2 || true
-    [ -x "$scratch/fuzz/$t" ] || { echo "error: could not build the fuzz target $t" >&2; exit 1; }
+    [ -x "$scratch/fuzz/$t" ] || { echo "$t: FAILED: could not build the fuzz target (the link errors are above)" >&2; return 1; }
 }
 
 run_target() {
     local t=$1 binary=$scratch/fuzz/$1 log
     shift
     rm -f "$binary"
-    build_target "$t"
+    build_target "$t" || return 1
     # Swift's own crash reporter would hold the output pipe open; ASan and libFuzzer report instead.
     export SWIFT_BACKTRACE=enable=no
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:symbolize=1}
