@@ -30,6 +30,7 @@ SHAKED_IIO_FUNCTION(iio_device_is_trigger);
 SHAKED_IIO_FUNCTION(iio_device_set_trigger);
 SHAKED_IIO_FUNCTION(iio_device_get_channels_count);
 SHAKED_IIO_FUNCTION(iio_device_get_channel);
+SHAKED_IIO_FUNCTION(iio_device_set_kernel_buffers_count);
 SHAKED_IIO_FUNCTION(iio_device_create_buffer);
 SHAKED_IIO_FUNCTION(iio_channel_is_scan_element);
 SHAKED_IIO_FUNCTION(iio_channel_is_output);
@@ -39,8 +40,6 @@ SHAKED_IIO_FUNCTION(iio_channel_disable);
 SHAKED_IIO_FUNCTION(iio_buffer_set_blocking_mode);
 SHAKED_IIO_FUNCTION(iio_buffer_get_poll_fd);
 SHAKED_IIO_FUNCTION(iio_buffer_step);
-SHAKED_IIO_FUNCTION(iio_buffer_refill);
-SHAKED_IIO_FUNCTION(iio_buffer_start);
 SHAKED_IIO_FUNCTION(iio_buffer_destroy);
 
 #undef SHAKED_IIO_FUNCTION

@@ -82,7 +82,7 @@ public final class ReaderStatistics: Sendable {
 
     /// How many times the reading thread returned from `poll`.
     public var wakeups: Int { wakeupCount.load(ordering: .relaxed) }
-    /// How many reads (buffer refills or attribute reads) it made.
+    /// How many reads (of the buffer, or of a set of raw attributes) it made.
     public var reads: Int { readCount.load(ordering: .relaxed) }
     /// How many samples it delivered.
     public var samples: Int { sampleCount.load(ordering: .relaxed) }

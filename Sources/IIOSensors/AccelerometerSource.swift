@@ -66,6 +66,7 @@ public struct AccelerometerSource: SampleSource {
                     let report: (Consumer.Report) -> Void = { continuation.yield($0) }
                     var loop = ReadingLoop(configuration: configuration, control: control) { event in
                         consumer.consume(event, report: report)
+                        return consumer.samplesCanWait
                     }
                     do {
                         try loop.run()

@@ -13,8 +13,8 @@ import ShakeDetection
 /// trigger slot; x, y, z and the timestamp enabled, all other scan channels disabled; then a
 /// non-blocking libiio buffer of one watermark of scans (libiio writes `buffer/watermark` and
 /// `buffer/length` from that count), sized so the poll fd wakes the source about
-/// `wakeupsPerSecond` times a second rather than once per sample. Partial scans (short reads)
-/// are kept until the rest arrives.
+/// `wakeupsPerSecond` times a second rather than once per sample, in a kernel buffer of
+/// ``watermarksHeld`` watermarks. Partial scans (short reads) are kept until the rest arrives.
 final class BufferedReader: SampleReader {
     let info: AccelerometerInfo
     let rate: Double
@@ -22,6 +22,10 @@ final class BufferedReader: SampleReader {
     let pollFD: Int32
     /// Scans per wake-up.
     let watermark: Int
+    /// How many watermarks of scans the kernel's buffer holds, and one read takes at most: room for a
+    /// reading loop that waits ``ReadingLoop/restingWakeups`` watermarks while the device lies still,
+    /// and is then late by as many again, to lose nothing.
+    static let watermarksHeld = 8
 
     private let context: IIOContext
     /// libiio's functions (the context's).
@@ -29,7 +33,7 @@ final class BufferedReader: SampleReader {
     private var buffer: IIOBuffer?
     private let decoder: ScanDecoder
     private let path: String
-    /// Where each read lands: four watermarks of scans.
+    /// Where each read lands: ``watermarksHeld`` watermarks of scans.
     private let scratch: UnsafeMutableRawBufferPointer
     /// Bytes of an incomplete scan left over from the last read.
     private let carry: UnsafeMutableRawBufferPointer
@@ -93,7 +97,11 @@ final class BufferedReader: SampleReader {
                 iio.channelDisable(channel)
             }
         }
-        // libiio writes buffer/watermark = the sample count it is given, and buffer/length from it.
+        // libiio writes buffer/watermark = the sample count it is given, and buffer/length as that many
+        // times the kernel buffers count (drivers without DMA blocks, as accelerometers are).
+        _ = try checkNegativeErrno("iio_device_set_kernel_buffers_count", path: "\(base)/buffer/length") {
+            iio.deviceSetKernelBuffersCount(device, UInt32(Self.watermarksHeld))
+        }
         let buffer: IIOBuffer
         do throws(IIOError) {
             buffer = try IIOBuffer(iio: iio, device: device, samples: watermark, path: devnode)
@@ -116,7 +124,7 @@ final class BufferedReader: SampleReader {
         self.pollFD = buffer.pollFD
         self.carry = UnsafeMutableRawBufferPointer.allocate(byteCount: decoder.scanBytes, alignment: 8)
         self.scratch = UnsafeMutableRawBufferPointer.allocate(
-            byteCount: 4 * watermark * decoder.scanBytes, alignment: 8)
+            byteCount: Self.watermarksHeld * watermark * decoder.scanBytes, alignment: 8)
         self.buffer = consume buffer
         self.context = consume context
         // While the buffer is enabled, drivers that claim direct mode refuse raw reads: a polling
@@ -139,7 +147,7 @@ final class BufferedReader: SampleReader {
     }
 
     func read(into samples: inout [Sample]) throws(IIOError) -> Int {
-        // One read(2) of up to four watermarks on the buffer's descriptor, which libiio opened
+        // One read(2) of up to the whole kernel buffer on the buffer's descriptor, which libiio opened
         // non-blocking: a short read means the buffer is drained, so one system call a wake-up
         // instead of libiio's refill, which takes one watermark a call and needs another to find
         // the buffer empty. (Accelerometer buffers are kfifos, read with read(2) even by libiio;

@@ -34,6 +34,9 @@ struct LibIIO: Sendable {
     let deviceGetChannelsCount: shaked_iio_device_get_channels_count_fn
     /// `iio_device_get_channel`: a device's channel by index.
     let deviceGetChannel: shaked_iio_device_get_channel_fn
+    /// `iio_device_set_kernel_buffers_count`: how many watermarks of scans the kernel's buffer holds
+    /// (libiio writes `buffer/length` as that many times the scans asked for; 4 unless set).
+    let deviceSetKernelBuffersCount: shaked_iio_device_set_kernel_buffers_count_fn
     /// `iio_device_create_buffer`: a buffer on a device, which enables the device's buffer.
     let deviceCreateBuffer: shaked_iio_device_create_buffer_fn
     /// `iio_channel_is_scan_element`: whether a channel is in the device's scans.
@@ -52,10 +55,6 @@ struct LibIIO: Sendable {
     let bufferGetPollFD: shaked_iio_buffer_get_poll_fd_fn
     /// `iio_buffer_step`: the distance between scans in the buffer.
     let bufferStep: shaked_iio_buffer_step_fn
-    /// `iio_buffer_refill`: reads the scans that have arrived.
-    let bufferRefill: shaked_iio_buffer_refill_fn
-    /// `iio_buffer_start`: where the bytes of the last refill begin.
-    let bufferStart: shaked_iio_buffer_start_fn
     /// `iio_buffer_destroy`: frees a buffer, which disables the device's buffer.
     let bufferDestroy: shaked_iio_buffer_destroy_fn
 
@@ -93,6 +92,7 @@ struct LibIIO: Sendable {
             deviceSetTrigger: try library.function("iio_device_set_trigger"),
             deviceGetChannelsCount: try library.function("iio_device_get_channels_count"),
             deviceGetChannel: try library.function("iio_device_get_channel"),
+            deviceSetKernelBuffersCount: try library.function("iio_device_set_kernel_buffers_count"),
             deviceCreateBuffer: try library.function("iio_device_create_buffer"),
             channelIsScanElement: try library.function("iio_channel_is_scan_element"),
             channelIsOutput: try library.function("iio_channel_is_output"),
@@ -102,8 +102,6 @@ struct LibIIO: Sendable {
             bufferSetBlockingMode: try library.function("iio_buffer_set_blocking_mode"),
             bufferGetPollFD: try library.function("iio_buffer_get_poll_fd"),
             bufferStep: try library.function("iio_buffer_step"),
-            bufferRefill: try library.function("iio_buffer_refill"),
-            bufferStart: try library.function("iio_buffer_start"),
             bufferDestroy: try library.function("iio_buffer_destroy"))
     }
 }

@@ -13,11 +13,20 @@ import TextSafety
 /// is shared with other threads except what `deliver` reaches (the stream's continuation) and the
 /// ``LoopControl``. Every failure (open, read, malformed value) is reported and retried with
 /// ``RetryBackoff`` for as long as the stream lives; a device another loop still has open is waited for.
+///
+/// A buffered reader is read when its watermark wakes the loop, except while the consumer says its
+/// samples can wait (``SampleConsumer/samplesCanWait``: the device lies still, so no shake is under
+/// way): then the buffer is left to fill for ``restingWakeups`` watermarks and read all at once, and
+/// the loop wakes that many times less often. The consumer gets every sample either way.
 struct ReadingLoop {
+    /// How many watermarks of scans a resting loop lets the kernel's buffer gather before it reads.
+    static let restingWakeups = 3
+
     let configuration: AccelerometerConfiguration
     let control: LoopControl
-    /// Hands an event to the consumer, on this thread; a batch is lent, and reused once it returns.
-    private let deliver: (SourceEvent) -> Void
+    /// Hands an event to the consumer, on this thread, and returns whether the next samples can wait;
+    /// a batch is lent, and reused once it returns.
+    private let deliver: (SourceEvent) -> Bool
 
     private var reader: (any SampleReader)?
     /// The device this loop has claimed in ``DeviceClaims`` (held while `reader` is open).
@@ -33,6 +42,9 @@ struct ReadingLoop {
     private var silenceDeadline: Int64?
     /// While the sensor is failed: when to try again (monotonic ns).
     private var retryAt: Int64?
+    /// While the consumer's samples can wait: when the buffer is read next (monotonic ns). Until then
+    /// the buffer is not polled.
+    private var restingUntil: Int64?
     private var backoff: RetryBackoff
 
     #if DEBUG
@@ -43,7 +55,7 @@ struct ReadingLoop {
 
     init(
         configuration: AccelerometerConfiguration, control: LoopControl,
-        deliver: @escaping (SourceEvent) -> Void
+        deliver: @escaping (SourceEvent) -> Bool
     ) {
         self.configuration = configuration
         self.control = control
@@ -67,7 +79,7 @@ struct ReadingLoop {
         while true {
             fds[0] = pollfd(fd: control.fd, events: Int16(POLLIN), revents: 0)
             fds[1] = pollfd(fd: monitor.fd, events: Int16(POLLIN), revents: 0)
-            fds[2] = pollfd(fd: reader?.pollFD ?? -1, events: Int16(POLLIN), revents: 0)
+            fds[2] = pollfd(fd: restingUntil == nil ? reader?.pollFD ?? -1 : -1, events: Int16(POLLIN), revents: 0)
             let ready: Int32
             do {
                 ready = try checkErrno("poll") { poll(&fds, 3, timeoutMilliseconds()) }
@@ -85,7 +97,9 @@ struct ReadingLoop {
                 while let event = monitor.receive() { handle(event) }
             }
             if fds[2].revents != 0 && reader != nil { readReady() }
-            if ready == 0 || pendingSince != nil || silenceDeadline != nil || retryAt != nil { checkDeadlines() }
+            if ready == 0 || pendingSince != nil || silenceDeadline != nil || retryAt != nil || restingUntil != nil {
+                checkDeadlines()
+            }
         }
         closeReader()
     }
@@ -138,12 +152,13 @@ struct ReadingLoop {
         batchSize = scansPerWakeup(rate: reader.rate, wakeupsPerSecond: configuration.wakeupsPerSecond)
         batch.reserveCapacity(batchSize)
         retryAt = nil
+        restingUntil = nil
         let now = monotonicNanoseconds()
         backoff.succeeded(now: now)
         silenceDeadline =
             reader.mode == .buffered && configuration.mode == .automatic && reader.info.hasRawAttributes
             ? now &+ configuration.bufferSilenceTimeout.nanoseconds : nil
-        deliver(.sensorReturned(describe(reader) + note))
+        _ = deliver(.sensorReturned(describe(reader) + note))
     }
 
     private func describe(_ reader: any SampleReader) -> String {
@@ -159,6 +174,7 @@ struct ReadingLoop {
         #endif
         reader = nil
         silenceDeadline = nil
+        restingUntil = nil
         if let claimed {
             DeviceClaims.release(claimed, by: control)
             self.claimed = nil
@@ -190,11 +206,14 @@ struct ReadingLoop {
         if batch.count >= batchSize { flush() }
     }
 
-    /// Delivers the samples read so far.
+    /// Delivers the samples read so far; a buffered reader rests after them if they may wait.
     private mutating func flush() {
         pendingSince = nil
         guard !batch.isEmpty else { return }
-        deliver(.samples(batch))
+        let canWait = deliver(.samples(batch))
+        restingUntil =
+            canWait && reader?.mode == .buffered
+            ? monotonicNanoseconds() &+ Int64(Self.restingWakeups) &* wakeupPeriod : nil
         // Kept storage, unless the consumer kept the batch (forwarding it): then a new array.
         batch.removeAll(keepingCapacity: true)
     }
@@ -205,7 +224,7 @@ struct ReadingLoop {
         let delay = backoff.next(now: now)
         retryAt = now &+ delay
         waitingForDevice = false
-        deliver(.sensorGone(reason: "\(error); retrying in \(secondsText(delay))"))
+        _ = deliver(.sensorGone(reason: "\(error); retrying in \(secondsText(delay))"))
     }
 
     private mutating func handle(_ event: UdevEvent) {
@@ -225,9 +244,15 @@ struct ReadingLoop {
         do { try open() } catch { failed(error) }
     }
 
-    /// Flushes a batch that waited too long, falls back to polling after a silent buffer, retries.
+    /// Reads a resting buffer when its time comes, flushes a batch that waited too long, falls back to
+    /// polling after a silent buffer, retries.
     private mutating func checkDeadlines() {
-        let now = monotonicNanoseconds()
+        var now = monotonicNanoseconds()
+        if let until = restingUntil, now >= until {
+            restingUntil = nil
+            if reader != nil { readReady() }
+            now = monotonicNanoseconds()
+        }
         if let since = pendingSince, now &- since >= batchPeriod { flush() }
         if let deadline = silenceDeadline, now >= deadline, let info = reader?.info {
             // Same device, same claim: the buffered reader closes before the polled one opens.
@@ -248,8 +273,11 @@ struct ReadingLoop {
         }
     }
 
-    /// How long a partial batch may wait: two batch periods.
-    private var batchPeriod: Int64 { Int64(2e9 / clampWakeups(configuration.wakeupsPerSecond)) }
+    /// The time between two wake-ups of the watermark.
+    private var wakeupPeriod: Int64 { Int64(1e9 / clampWakeups(configuration.wakeupsPerSecond)) }
+
+    /// How long a partial batch may wait: two wake-up periods.
+    private var batchPeriod: Int64 { 2 &* wakeupPeriod }
 
     /// Until the nearest deadline, or forever (-1) when there is none.
     private func timeoutMilliseconds() -> Int32 {
@@ -257,6 +285,7 @@ struct ReadingLoop {
         var next = pendingSince.map { $0 &+ batchPeriod }
         if let deadline = silenceDeadline { next = min(next ?? deadline, deadline) }
         if let retry = retryAt { next = min(next ?? retry, retry) }
+        if let until = restingUntil { next = min(next ?? until, until) }
         guard let next else { return -1 }
         let wait = (next &- monotonicNanoseconds() &+ 999_999) / 1_000_000
         return Int32(clamping: max(0, wait))

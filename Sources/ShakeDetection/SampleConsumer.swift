@@ -14,6 +14,16 @@ public protocol SampleConsumer: Sendable {
     /// Takes one event of the source (samples in time order, or the sensor's state) and calls `report`
     /// for each thing the iterating task must see, in order.
     mutating func consume(_ event: SourceEvent, report: (Report) -> Void)
+
+    /// Whether the source may hold the next samples back for a few hundred milliseconds, as of the
+    /// last event: true while nothing the consumer decides can be urgent (a detector whose device lies
+    /// still). A buffered source then wakes a few times less often; it never drops a sample for it.
+    var samplesCanWait: Bool { get }
+}
+
+extension SampleConsumer {
+    /// False: samples are delivered as soon as a batch is read.
+    public var samplesCanWait: Bool { false }
 }
 
 /// Passes every event on as it is: the consumer behind ``SampleSource/events()``, for tools that want

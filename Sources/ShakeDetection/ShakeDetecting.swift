@@ -8,6 +8,15 @@ public protocol ShakeDetecting: Sendable {
     mutating func process(_ sample: Sample) -> ShakeEvent?
     /// Forgets everything seen so far, as if newly created.
     mutating func reset()
+    /// Whether the device has lain still for a while, as of the last sample: no shake is under way,
+    /// and none can complete before the device moves again. A reader may then deliver samples less
+    /// often; the events come out the same, only later. False when a detector cannot tell.
+    var isAtRest: Bool { get }
+}
+
+extension ShakeDetecting {
+    /// False: a detector that does not track stillness never lets its samples wait.
+    public var isAtRest: Bool { false }
 }
 
 /// The detectors this package ships, by the names the command line uses.

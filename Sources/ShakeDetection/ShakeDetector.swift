@@ -52,6 +52,9 @@ public struct ShakeDetector: ShakeDetecting {
         principalAxis.reset()
     }
 
+    /// Whether the motion has stayed below the calm level for the calm dwell, as of the last sample.
+    public var isAtRest: Bool { motion.isAtRest }
+
     public mutating func process(_ sample: Sample) -> ShakeEvent? {
         let seen = motion.process(sample)
         let seenOnLine = principalAxis.process(sample)

@@ -203,6 +203,13 @@ struct StrokeChainDetector: Sendable {
         return seconds(t - fresh) <= configuration.freshWindow
     }
 
+    /// Whether the motion has stayed below the calm level for at least the calm dwell, as of the
+    /// last sample. A stroke that could start a shake is above the calm level, so none is under way.
+    var isAtRest: Bool {
+        guard let since = quietSince, let last = lastTimestamp else { return false }
+        return seconds(last - since) >= configuration.calmDwell
+    }
+
     /// Whether a chain whose oldest stroke began at `start` began from stillness: within the
     /// fresh window after the device was last held still. (A stroke starts above the calm
     /// level, so the first stroke of fresh motion starts no earlier than the motion.)

@@ -61,4 +61,6 @@ public struct ContextDetector: ShakeDetecting {
     }
 
     public mutating func reset() { inner.reset() }
+
+    public var isAtRest: Bool { inner.isAtRest }
 }

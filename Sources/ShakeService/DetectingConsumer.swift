@@ -24,6 +24,9 @@ struct DetectingConsumer: SampleConsumer {
         self.samplesRead = samplesRead
     }
 
+    /// While the device lies still no shake can be under way, so the next samples can wait.
+    var samplesCanWait: Bool { detector.isAtRest }
+
     mutating func consume(_ event: SourceEvent, report: (Report) -> Void) {
         switch event {
         case .samples(let samples):

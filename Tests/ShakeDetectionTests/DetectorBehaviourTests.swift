@@ -112,6 +112,35 @@ import Traces
         do { try configuration.validate() } catch { #expect(error.key == key) }
     }
 
+    @Test("at rest after a second held still, never from a shake's first stroke until it has settled")
+    func atRest() throws {
+        var detector = ShakeDetector()
+        var restSpans: [(from: Double, to: Double)] = []
+        var recognizedAt: Double?
+        for sample in Motion.shake(rate: 100, frequency: 4, amplitude: 30, duration: 1.2, start: 2, total: 6) {
+            let t = Double(sample.timestamp) / 1e9
+            if detector.process(sample) != nil { recognizedAt = t }
+            if detector.isAtRest {
+                if let last = restSpans.last, abs(last.to - (t - 0.01)) < 1e-6 {
+                    restSpans[restSpans.count - 1].to = t
+                } else {
+                    restSpans.append((t, t))
+                }
+            }
+        }
+        // Still from 0 s to 2 s (the sine starts from 0 there: motion from 2.01 s), and again from the
+        // end of the shake (3.2 s): at rest once a second has passed in each, and at no other time.
+        try #require(restSpans.count == 2, "\(restSpans)")
+        #expect(restSpans[0].from >= 1.0 && restSpans[0].from < 1.1 && abs(restSpans[0].to - 2.0) < 1e-6)
+        #expect(restSpans[1].from >= 4.2 && restSpans[1].from < 4.6, "\(restSpans[1])")
+        let recognized = try #require(recognizedAt)
+        #expect(recognized > 2 && recognized < 3.2)
+        // Baselines do not track stillness, so their samples never wait.
+        var seismic = SeismicDetector()
+        for sample in Motion.rest(seconds: 3, rate: 100, direction: (0, 0, 1)) { _ = seismic.process(sample) }
+        #expect(!seismic.isAtRest)
+    }
+
     @Test("every negative recording in the corpus stays silent")
     func corpusNegatives() throws {
         let negatives = TestPaths.allTraces().filter {
