@@ -5,7 +5,9 @@
 # every 100 ms (as a real IIO buffer with watermark 10 would wake a reader) and the same reading in
 # in_accel_*_raw; Debian's iio-sensor-proxy polling it with the accelerometer claimed by
 # monitor-sensor, as on a phone; then `shakectl bench-iio` (buffered: the buffer; polled:
-# in_accel_*_raw at 100 Hz), which reads as the daemon does (its SensorService and detector). Prints,
+# in_accel_*_raw at 100 Hz), which reads as the daemon does (its SensorService and detector). The
+# device lies still, as a phone held to read does, except in buffered-moving, where it sways as in a
+# walking hand (so the buffer is read at every watermark instead of every third). Prints,
 # per run, one JSON line: CPU ms per second of the process and of the reading thread alone,
 # reading-thread wake-ups per second, context switches per second, heap bytes and allocations per
 # sample (see `shakectl bench-iio --help`), and iio-sensor-proxy's CPU ms per second over the same
@@ -33,7 +35,7 @@ python=$(scripts/python-env.sh)
 # The floor: a reader in C that only polls and reads the buffer, under the same testbed.
 floor=$(mktemp -d)/iio-floor-reader
 cc -O2 -Wall -Wextra -Werror -o "$floor" Tests/harness/iio_floor_reader.c
-for mode in buffered polled floor; do
+for mode in buffered buffered-moving polled floor; do
     for run in $(seq "$runs"); do
         printf '%s run %s: ' "$mode" "$run"
         "$python" -m shaked_harness.bench_iio_beside_proxy "$([ "$mode" = floor ] && echo "$floor" || echo "$SHAKECTL")" \

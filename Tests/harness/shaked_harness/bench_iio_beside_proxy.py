@@ -10,6 +10,10 @@ iio-sensor-proxy's CPU over the same seconds added (proxyCpuMillisecondsPerSecon
 iio-sensor-proxy runs polled (IIO_SENSOR_PROXY_TYPE=iio-poll-accel), as Debian 12's 3.0 does on
 phones (docs/sensor-sharing.md); the driver allows raw reads, so both read at once.
 
+The device lies still unless MODE ends in "-moving" (buffered-moving, polled-moving): then its scans
+sway by 3 m/s² at 1.5 Hz, as in a walking hand, so the detector never finds it at rest and a buffered
+reader is read at every watermark (docs/sensors.md).
+
 Usage: PYTHON -m shaked_harness.bench_iio_beside_proxy SHAKECTL MODE SECONDS
        PYTHON -m shaked_harness.bench_iio_beside_proxy FLOOR_READER floor SECONDS
 """
@@ -48,7 +52,10 @@ def main():
     for key in ("LD_PRELOAD", "UMOCKDEV_DIR"):
         bus_env.pop(key, None)
     device_env = dict(bus_env, UMOCKDEV_DIR=testbed.get_root_dir(), LD_PRELOAD=sharing.PRELOAD)
-    feeder = sharing.Feeder(testbed)
+    moving = mode.endswith("-moving")
+    mode = mode.removesuffix("-moving")
+    # 3 m/s² in raw counts (the fixture's scale is 0.000598550 m/s² a count): twice the detector's calm level.
+    feeder = sharing.Feeder(testbed, sway=5012 if moving else 0)
     feeder.set((400, -200, 16384))
     feeder.start()
     processes = []
@@ -79,6 +86,7 @@ def main():
         proxy_ms = (cpu_seconds(proxy.pid) - start) * 1000 / (time.monotonic() - started)
         result = json.loads(output.strip().splitlines()[-1])
         result["proxyCpuMillisecondsPerSecond"] = round(proxy_ms, 3)
+        result["device"] = "moving" if moving else "still"
         print(json.dumps(result, sort_keys=True), flush=True)
     finally:
         feeder.stop()

@@ -23,6 +23,7 @@ Needs iio-sensor-proxy, umockdev, gir1.2-umockdev-1.0, python3-gi, dbus-daemon a
 
 import argparse
 import fcntl
+import math
 import os
 import shutil
 import struct
@@ -78,10 +79,14 @@ def fixture_text(proxy_mode):
 
 
 class Feeder(threading.Thread):
-    """Plays the device: ten scans every 100 ms into the buffer, and the same reading in the raw attributes."""
+    """Plays the device: ten scans every 100 ms into the buffer, and the same reading in the raw attributes.
 
-    def __init__(self, testbed):
+    With `sway` (in raw counts), the buffer's scans swing along x by that much at 1.5 Hz about the
+    reading: a device carried in a walking hand, moving all the time but not shaken."""
+
+    def __init__(self, testbed, sway=0):
         super().__init__(daemon=True)
+        self.sway = sway
         self.testbed = testbed
         self.fd = testbed.get_dev_fd(NODE)
         fcntl.fcntl(self.fd, fcntl.F_SETFL, fcntl.fcntl(self.fd, fcntl.F_GETFL) | os.O_NONBLOCK)
@@ -100,7 +105,9 @@ class Feeder(threading.Thread):
             chunk = self.carry
             for _ in range(10):
                 n += 1
-                chunk += struct.pack("<hhhxxq", *self.reading, time.monotonic_ns())
+                x, y, z = self.reading
+                x += int(self.sway * math.sin(2 * math.pi * 1.5 * n / 100))
+                chunk += struct.pack("<hhhxxq", x, y, z, time.monotonic_ns())
             # Nobody reading: the pty fills and refuses; keep scans whole across partial writes.
             try:
                 written = os.write(self.fd, chunk)
@@ -221,13 +228,15 @@ def run_case(case, shim, shaked):
                 # iio-sensor-proxy reads every 700 ms; a buffered one may first drain a backlog.
                 seen.append(wait_until(lambda: monitor.saw(orientation, mark), 12 if case[4] else 5))
             after = status_of(daemon)
+            # What they were told while the app was in context: once it leaves, the sensor goes off and
+            # a listener still connected may hear that shake to undo is no longer unavailable.
+            result["told"] = list(told)
+            result["agent_told"] = list(agent_told)
             app.close()
             agent.close()
             agent_client.cleanup()
             listener.join(5)
             agent_listener.join(5)
-            result["told"] = told
-            result["agent_told"] = agent_told
             result.update(
                 rotation=all(seen), rotations=seen, samples=after["samplesRead"] - before["samplesRead"],
                 sensor=after["sensor"], unavailable=after.get("unavailable"), shaked_log=daemon.output()[-2000:])
