@@ -120,8 +120,13 @@ public struct TraceRun: Sendable {
     /// Streams the trace at `path` through fresh detectors of each kind, and reads its labels
     /// (a missing `.labels` file is an error: evaluation needs them) and, with them, its events
     /// file where it has one.
+    ///
+    /// With `restingRate` (Hz), a detector whose device lies still (``ShakeDetecting/isAtRest``) is
+    /// fed only one sample in each `1 / restingRate` s until it moves again: what a sensor polled at
+    /// the trace's rate, and slowed to `restingRate` at rest, would give it.
     public static func run(
-        path: String, detectors: [DetectorKind], sensitivity: Sensitivity = .medium, needLabels: Bool = true
+        path: String, detectors: [DetectorKind], sensitivity: Sensitivity = .medium, needLabels: Bool = true,
+        restingRate: Double? = nil
     ) throws(TraceError) -> TraceRun {
         let labelsPath = Labels.path(forTrace: path)
         let labels = needLabels ? try Labels.read(path: labelsPath) : []
@@ -129,6 +134,8 @@ public struct TraceRun: Sendable {
         let clips = needLabels && Events.exist(forTrace: path) ? try Events.read(path: eventsPath) : nil
         var machines = detectors.map { $0.make(sensitivity: sensitivity) }
         var found = [[ShakeEvent]](repeating: [], count: detectors.count)
+        let restingPeriod = restingRate.map { Int64(1e9 / $0) }
+        var lastFed = [Int64](repeating: .min, count: detectors.count)
         var first: Int64?
         var last: Int64 = 0
         var iterator = TraceReader(path: path).makeIterator()
@@ -136,6 +143,8 @@ public struct TraceRun: Sendable {
             if first == nil { first = sample.timestamp }
             last = sample.timestamp
             for i in machines.indices {
+                if let restingPeriod, machines[i].isAtRest, sample.timestamp &- lastFed[i] < restingPeriod { continue }
+                lastFed[i] = sample.timestamp
                 if let event = machines[i].process(sample) { found[i].append(event) }
             }
         }

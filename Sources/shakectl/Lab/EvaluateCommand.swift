@@ -50,7 +50,18 @@ struct Evaluate: AsyncParsableCommand {
     @Flag(help: "Print only the totals, not every trace.")
     var summary = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Emulate a sensor polled at the trace's rate that slows to this rate (Hz) while the device lies still.",
+            discussion: """
+                A detector at rest (shaked's, after a second below its calm level) is then fed one sample                 per 1/RATE s until it moves again; the baselines never are. For judging what slower polling                 at rest would cost in hits, false positives and latency (docs/sensors.md).
+                """))
+    var restingRate: Double?
+
     func validate() throws {
+        if let restingRate, !(restingRate.isFinite && restingRate > 0 && restingRate <= 1000) {
+            throw ValidationError("--resting-rate must be a rate in Hz above 0 and at most 1000, such as 10.")
+        }
         if all && !detectors.isEmpty { throw ValidationError("Use either --all or --detector, not both.") }
         if paths.isEmpty { throw ValidationError("Give at least one trace file or folder.") }
     }
@@ -65,7 +76,9 @@ struct Evaluate: AsyncParsableCommand {
         for (index, file) in files.enumerated() {
             printError("[\(index + 1)/\(files.count)] \(file)")
             let run: TraceRun
-            do { run = try TraceRun.run(path: file, detectors: kinds, sensitivity: sensitivity) } catch {
+            do {
+                run = try TraceRun.run(path: file, detectors: kinds, sensitivity: sensitivity, restingRate: restingRate)
+            } catch {
                 throw ValidationError("\(error.description)\nFix the file, or leave it out of the evaluation.")
             }
             let scores = run.scores()
