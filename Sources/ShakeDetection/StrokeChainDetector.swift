@@ -31,6 +31,8 @@ struct StrokeChainDetector: Sendable {
     private var principal = PrincipalAxis()
 
     private var gravity: Vector3?
+    /// The last time step between samples, in seconds, and the gravity filter's coefficient for it.
+    private var lastStep = (dt: 0.0, alpha: 0.0)
     private var lastTimestamp: Int64?
     /// Since when the motion has been below ``ShakeDetectorConfiguration/calmLevel``, while it is.
     private var quietSince: Int64?
@@ -103,7 +105,9 @@ struct StrokeChainDetector: Sendable {
         // Backward-Euler low-pass coefficient: exact enough for dt much below the time constant,
         // and needs no libm.
         let dt = seconds(t - previous)
-        let alpha = dt / (configuration.gravityTimeConstant + dt)
+        // A division is the dearest step of a sample; at a steady rate dt repeats, and so does alpha.
+        if dt != lastStep.dt { lastStep = (dt, dt / (configuration.gravityTimeConstant + dt)) }
+        let alpha = lastStep.alpha
         let newGravity = g + alpha * (raw - g)
         gravity = newGravity
         if t - lastOrientationAt >= Self.orientationStep {
@@ -111,7 +115,7 @@ struct StrokeChainDetector: Sendable {
             lastOrientationAt = t
         }
         var dynamic = raw - newGravity
-        let fresh = noteStillness(dynamic.length, at: t)
+        let fresh = noteStillness(squared: dynamic.dot(dynamic), at: t)
         let threshold = fresh ? configuration.gentleThreshold : configuration.strokeThreshold
         if view == .principalAxis {
             // The axis of the motion since it began from stillness; nothing else is seen here.
@@ -180,7 +184,8 @@ struct StrokeChainDetector: Sendable {
 
     // MARK: - Strokes and chains
 
-    private func seconds(_ nanoseconds: Int64) -> Double { Double(nanoseconds) / 1e9 }
+    /// Seconds from nanoseconds, by a multiplication: a division costs several times as much.
+    private func seconds(_ nanoseconds: Int64) -> Double { Double(nanoseconds) * 1e-9 }
 
     /// Whether the sensor is at its limit: an axis reads the same large value (over 1.5 g) as
     /// in the sample before, which a moving device only does when the converter is pinned.
@@ -190,10 +195,11 @@ struct StrokeChainDetector: Sendable {
             || (raw.z == lastRaw.z && abs(raw.z) > level)
     }
 
-    /// Tracks whether the device was held still before the motion now going on, and returns
-    /// whether that motion is still fresh from stillness.
-    private mutating func noteStillness(_ strength: Double, at t: Int64) -> Bool {
-        if strength >= configuration.calmLevel {
+    /// Tracks whether the device was held still before the motion now going on (from the squared
+    /// strength of the motion, which spares a square root), and returns whether that motion is
+    /// still fresh from stillness.
+    private mutating func noteStillness(squared strength: Double, at t: Int64) -> Bool {
+        if strength >= configuration.calmLevel * configuration.calmLevel {
             if let since = quietSince, seconds(t - since) >= configuration.calmDwell { freshSince = t }
             quietSince = nil
         } else if quietSince == nil {
