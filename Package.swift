@@ -149,7 +149,9 @@ let package = Package(
         .testTarget(
             name: "UndoProtocolTests",
             dependencies: ["UndoProtocol", "TestSupport", .product(name: "NIOCore", package: "swift-nio")]),
-        .testTarget(name: "SyntheticMotionTests", dependencies: ["SyntheticMotion", "ShakeDetection", "MonotonicClock"]),
+        .testTarget(
+            name: "SyntheticMotionTests",
+            dependencies: ["SyntheticMotion", "ShakeDetection", "MonotonicClock", "Traces", "TestSupport"]),
         .testTarget(
             name: "ShakeServiceTests",
             dependencies: [
