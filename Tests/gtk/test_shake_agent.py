@@ -88,13 +88,13 @@ class ParticipatingAppTest(AgentTestCase):
         self.assertIsNone(self.app.dialog(), "the app draws nothing while the agent does")
         self.agent.press("Undo")
         self.agent.wait_closed()
+        # The result is shown for 3 s (result_toast.SHOWN_FOR_MS): read it first, then the app.
+        self.assertEqual(wait_for(self.agent.result, 10, "the result shown"), "Removed “milk”")
         text = wait_for(lambda: self.app.text() if self.app.text() != "buy milk" else None, 10, "the undo")
         self.assertTrue("buy milk".startswith(text) and len(text) < len("buy milk"), text)
         # As before the prompt: the Notes window active and its note focused, read from AT-SPI.
         wait_for(lambda: active(self.app.window) and focused(self.app.find("text", "Note")), 10,
                  "the focus back in the note")
-        self.assertEqual(self.agent.result() or wait_for(self.agent.result, 10, "the result shown"),
-                         "Removed “milk”")
 
     def test_cancel_leaves_the_note_and_focus_returns(self):
         self.app.type("buy milk")
@@ -151,17 +151,18 @@ class TextEditorTest(AgentTestCase):
         self.assertEqual(self.prompt_after_shake(), ("Undo Typing", ["Cancel", "Undo"]))
         self.agent.press("Undo")  # on screen, as a finger would
         self.agent.wait_closed()
-        wait_for(lambda: self.editor.text() == "hello", 10, "the editor's own undo of the last word (GTK groups \" world\")")
+        # The result is shown for 3 s (result_toast.SHOWN_FOR_MS): read it first, then the editor.
         self.assertEqual(wait_for(self.agent.result, 10, "the result shown"), "Removed “world”")
+        wait_for(lambda: self.editor.text() == "hello", 10, "the editor's own undo of the last word (GTK groups \" world\")")
         wait_for(self.editor.has_focus, 10, "the focus back in the editor's field")
 
         self.wait_ready_for_another_shake(EDITOR_ID)
         self.assertEqual(self.prompt_after_shake(), ("Undo Typing", ["Cancel", "Undo", "Redo"]))
         self.agent.press("Redo")
         self.agent.wait_closed()
-        wait_for(lambda: self.editor.text() == "hello world", 10, "the editor's own redo")
         self.assertEqual(wait_for(lambda: (lambda r: r != "Removed “world”" and r)(self.agent.result()), 10,
                                   "the redo's result"), "Restored “world”")
+        wait_for(lambda: self.editor.text() == "hello world", 10, "the editor's own redo")
 
     def test_cancel_leaves_the_text(self):
         self.editor.type("hello world")
@@ -221,8 +222,8 @@ class Gtk3EditorTest(AgentTestCase):
         self.assertEqual(self.prompt_after_shake(), ("Undo Typing", ["Cancel", "Undo"]))
         self.agent.press("Undo")
         self.agent.wait_closed()
+        self.assertEqual(wait_for(self.agent.result, 10, "the result shown"), "Removed “world”")  # shown 3 s
         wait_for(lambda: self.editor.text() == "hello", 10, "Mousepad's own undo of the last word")
-        self.assertEqual(wait_for(self.agent.result, 10, "the result shown"), "Removed “world”")
         wait_for(self.editor.has_focus, 10, "the focus back in Mousepad's field")
 
 
@@ -250,8 +251,8 @@ class QtEditorTest(AgentTestCase):
         self.agent.press("Undo")
         self.agent.wait_closed()
         # Qt undoes a run of typing at once, where GTK undoes it a word at a time.
+        self.assertEqual(wait_for(self.agent.result, 10, "the result shown"), "Removed “hello world”")  # shown 3 s
         wait_for(lambda: self.editor.text() == "", 10, "FeatherPad's own undo of the typing")
-        self.assertEqual(wait_for(self.agent.result, 10, "the result shown"), "Removed “hello world”")
         wait_for(self.editor.has_focus, 10, "the focus back in FeatherPad's field")
 
 
