@@ -54,7 +54,9 @@ struct Evaluate: AsyncParsableCommand {
         help: ArgumentHelp(
             "Emulate a sensor polled at the trace's rate that slows to this rate (Hz) while the device lies still.",
             discussion: """
-                A detector at rest (shaked's, after a second below its calm level) is then fed one sample                 per 1/RATE s until it moves again; the baselines never are. For judging what slower polling                 at rest would cost in hits, false positives and latency (docs/sensors.md).
+                A detector at rest (shaked's, after a second below its calm level) is then fed one sample \
+                per 1/RATE s until it moves again; the baselines never are. For judging what slower polling \
+                at rest would cost in hits, false positives and latency (docs/sensors.md).
                 """))
     var restingRate: Double?
 
