@@ -4,6 +4,9 @@ public enum ReadingMode: String, Sendable, Hashable, CaseIterable {
     case buffered
     /// By reading `in_accel_*_raw` at the configured rate.
     case polled
+    /// From another process's IIO buffer (iio-sensor-proxy's), opening its node for a moment between
+    /// that process's reads (``TimeSharedReader``).
+    case timeShared = "time-shared"
 }
 
 /// One channel of a buffered scan: its scan index and format.

@@ -139,7 +139,7 @@ public enum Discovery {
     }
 
     /// Reads a scan element's index and type; nil if it has neither file.
-    private static func scanChannel(_ base: String, _ channel: String) throws(IIOError) -> ScanChannel? {
+    static func scanChannel(_ base: String, _ channel: String) throws(IIOError) -> ScanChannel? {
         let typePath = "\(base)/scan_elements/\(channel)_type"
         let indexPath = "\(base)/scan_elements/\(channel)_index"
         guard let typeText = try Sysfs.read(typePath), let indexText = try Sysfs.read(indexPath) else { return nil }

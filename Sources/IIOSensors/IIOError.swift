@@ -30,6 +30,9 @@ public struct IIOError: Error, Sendable, Hashable, CustomStringConvertible {
         case missingLibrary
         /// Another process holds the device (its node open, or its buffer enabled while the driver refuses raw reads).
         case busy
+        /// Another process changed how the device is shared (enabled or disabled its buffer): the reader
+        /// is replaced at once by the one that fits now.
+        case sharingChanged
     }
 
     /// What kind of problem this is.

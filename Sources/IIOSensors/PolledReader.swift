@@ -1,6 +1,10 @@
 import ShakeDetection
 import MonotonicClock
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Reads `in_accel_{x,y,z}_raw` at a fixed rate, woken by a timer: the fallback when a device
 /// has no IIO buffer, or its buffer stays silent.
 ///
@@ -43,17 +47,19 @@ final class PolledReader: SampleReader {
         // Beside another process's buffer, find out now whether the driver answers raw reads at all.
         if DeviceSharing.bufferEnabled(info) {
             var probe: [Sample] = []
-            _ = try readNow(into: &probe)
+            _ = try readNow(into: &probe, probing: true)
         }
     }
 
     func read(into samples: inout [Sample]) throws(IIOError) -> Int {
         // Missed ticks are not made up: the sensor holds one value at a time.
         guard try timer.consumeTicks() > 0 else { return 0 }
-        return try readNow(into: &samples)
+        return try readNow(into: &samples, probing: false)
     }
 
-    private func readNow(into samples: inout [Sample]) throws(IIOError) -> Int {
+    /// One reading. A refused read (EBUSY) is `.busy` when probing, else `.sharingChanged`: another
+    /// process enabled its buffer since (iio-sensor-proxy 3.7 when the shell claims the accelerometer).
+    private func readNow(into samples: inout [Sample], probing: Bool) throws(IIOError) -> Int {
         let rx: Int64, ry: Int64, rz: Int64
         do throws(IIOError) {
             rx = try x.readInteger()
@@ -61,6 +67,11 @@ final class PolledReader: SampleReader {
             rz = try z.readInteger()
         } catch where error.code == .busy {
             // The driver claims direct mode and another process has the buffer enabled.
+            if !probing {
+                throw IIOError(
+                    .sharingChanged, call: error.call, path: info.syspath, errno: EBUSY,
+                    "another process enabled its buffer, and this driver refuses raw reads while it runs")
+            }
             throw DeviceSharing.busy(
                 info, "its IIO buffer is enabled, and this driver refuses in_accel_*_raw reads while it is",
                 call: error.call)

@@ -46,6 +46,16 @@ struct ReadingLoop {
     /// the buffer is not polled.
     private var restingUntil: Int64?
     private var backoff: RetryBackoff
+    /// When a rotation service (iio-sensor-proxy) was last seen running (monotonic ns).
+    private var rotationServiceSeenAt: Int64?
+    /// When the reader was last replaced at once because another process changed the sharing (monotonic ns).
+    private var lastQuickReopen: Int64?
+    /// When a buffered reader last delivered samples (monotonic ns).
+    private var lastSamplesAt: Int64?
+    /// How long a rotation service is taken to be around after it was last seen (a restart).
+    static let rotationServiceMemory: Int64 = 10_000_000_000
+    /// How long a buffer of our own may stay silent before its enable is checked.
+    static let ownBufferSilence: Int64 = 1_000_000_000
 
     #if DEBUG
         /// Test seam, not in release builds: how long closing a reader takes, in ms, as with a
@@ -97,7 +107,9 @@ struct ReadingLoop {
                 while let event = monitor.receive() { handle(event) }
             }
             if fds[2].revents != 0 && reader != nil { readReady() }
-            if ready == 0 || pendingSince != nil || silenceDeadline != nil || retryAt != nil || restingUntil != nil {
+            if ready == 0 || pendingSince != nil || silenceDeadline != nil || retryAt != nil || restingUntil != nil
+                || lastSamplesAt != nil
+            {
                 checkDeadlines()
             }
         }
@@ -123,7 +135,13 @@ struct ReadingLoop {
             case .buffered:
                 reader = try makeBuffered(info)
             case .automatic:
-                if info.preferredMode == .buffered {
+                if configuration.priority == .rotation,
+                    let choice = try ReaderChoice.besideOthers(
+                        info, configuration: configuration, rotationServiceNearby: rotationServiceNearby())
+                {
+                    reader = choice.reader
+                    note = choice.note
+                } else if info.preferredMode == .buffered {
                     do {
                         reader = try makeBuffered(info)
                     } catch  where error.code != .permissionDenied && info.hasRawAttributes {
@@ -154,6 +172,7 @@ struct ReadingLoop {
         retryAt = nil
         restingUntil = nil
         let now = monotonicNanoseconds()
+        lastSamplesAt = reader.mode == .buffered ? now : nil
         backoff.succeeded(now: now)
         silenceDeadline =
             reader.mode == .buffered && configuration.mode == .automatic && reader.info.hasRawAttributes
@@ -196,10 +215,18 @@ struct ReadingLoop {
         if let failure {
             flush()
             closeReader()
+            let now = monotonicNanoseconds()
+            if failure.code == .sharingChanged, lastQuickReopen.map({ now &- $0 > 1_000_000_000 }) ?? true {
+                // Another process enabled or disabled its buffer: the reader that fits now, at once.
+                lastQuickReopen = now
+                tryReopen()
+                return
+            }
             failed(failure)
             return
         }
         if batch.count > before {
+            lastSamplesAt = monotonicNanoseconds()
             silenceDeadline = nil
             if pendingSince == nil { pendingSince = monotonicNanoseconds() }
         }
@@ -240,6 +267,26 @@ struct ReadingLoop {
         }
     }
 
+    /// Whether a rotation service runs now or ran lately (it may be restarting).
+    private mutating func rotationServiceNearby() -> Bool {
+        let now = monotonicNanoseconds()
+        if DeviceSharing.rotationService() != nil { rotationServiceSeenAt = now }
+        return rotationServiceSeenAt.map { now &- $0 < Self.rotationServiceMemory } ?? false
+    }
+
+    /// A buffer of our own that went silent: when another process disabled it (iio-sensor-proxy's
+    /// set-up tears down a buffer it cannot configure), the reader is chosen again at once.
+    private mutating func checkOwnBuffer(now: Int64) {
+        guard let reader, reader.mode == .buffered, let last = lastSamplesAt, now &- last >= Self.ownBufferSilence
+        else { return }
+        lastSamplesAt = now
+        guard !DeviceSharing.bufferEnabled(reader.info) else { return }
+        flush()
+        closeReader()
+        lastQuickReopen = now
+        tryReopen()
+    }
+
     private mutating func tryReopen() {
         do { try open() } catch { failed(error) }
     }
@@ -267,6 +314,7 @@ struct ReadingLoop {
                 failed(error)
             }
         }
+        checkOwnBuffer(now: now)
         if let retry = retryAt, now >= retry, reader == nil, !waitingForDevice {
             retryAt = nil
             tryReopen()
@@ -286,6 +334,10 @@ struct ReadingLoop {
         if let deadline = silenceDeadline { next = min(next ?? deadline, deadline) }
         if let retry = retryAt { next = min(next ?? retry, retry) }
         if let until = restingUntil { next = min(next ?? until, until) }
+        if reader?.mode == .buffered, let last = lastSamplesAt {
+            let check = last &+ Self.ownBufferSilence
+            next = min(next ?? check, check)
+        }
         guard let next else { return -1 }
         let wait = (next &- monotonicNanoseconds() &+ 999_999) / 1_000_000
         return Int32(clamping: max(0, wait))

@@ -38,13 +38,18 @@ public struct ScanDecoder: Sendable, Hashable {
     /// Raw to m/s², and the mount matrix.
     public let converter: SampleConverter
 
-    /// Lays out the scan of x, y, z and optionally a timestamp channel.
-    public init(axes: [ScanChannel], timestamp: ScanChannel?, converter: SampleConverter) {
+    /// Lays out the scan of x, y, z, optionally a timestamp channel, and any other channels enabled
+    /// with them (another process's buffer may have every scan element enabled), which take room in
+    /// the scan but are not decoded.
+    public init(
+        axes: [ScanChannel], timestamp: ScanChannel?, alsoEnabled: [ScanChannel] = [], converter: SampleConverter
+    ) {
         precondition(axes.count == 3, "x, y and z")
-        let layout = ScanLayout(axes + (timestamp.map { [$0] } ?? []))
+        let decoded = axes + (timestamp.map { [$0] } ?? [])
+        let layout = ScanLayout(decoded + alsoEnabled)
         self.axes = axes.map(\.format)
         self.timestamp = timestamp?.format
-        self.offsets = layout.offsets
+        self.offsets = Array(layout.offsets.prefix(decoded.count))
         self.scanBytes = layout.scanBytes
         self.converter = converter
     }

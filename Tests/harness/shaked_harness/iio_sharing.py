@@ -39,6 +39,7 @@ gi.require_version("UMockdev", "1.0")
 from gi.repository import UMockdev  # noqa: E402
 
 from .daemon import OWN_ACCESS, UNDO, App, Daemon  # noqa: E402
+from .iio_proxy import PolkitMock, ProxyVersion  # noqa: E402
 from .private_bus import BUS_CONFIG  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -60,19 +61,21 @@ ORIENTATIONS = [("normal", (-16384, 0, 0)), ("left-up", (0, 16384, 0))]
 CASES = [
     ("polled-claims", "polled", True, "rotation", True, True),
     ("polled-free", "polled", False, "rotation", True, True),
-    ("buffered-claims", "buffered", True, "rotation", True, False),
+    ("buffered-claims", "buffered", True, "rotation", True, True),
     ("buffered-free", "buffered", False, "rotation", True, True),
     ("buffered-claims-shake-first", "buffered", True, "shake", False, True),
 ]
 
 
-def fixture_text(proxy_mode):
-    """The shared fixture, named as iio-sensor-proxy 3.0's buffered driver wants: it uses the buffer
-    only when a trigger called accel_3d-devN exists (drv-iio-buffer-accel.c, get_trigger_name)."""
+def fixture_text(proxy_mode, version="3.0"):
+    """The shared fixture. For 3.0, named as its buffered driver wants: it uses the buffer only when a
+    trigger called accel_3d-devN exists (drv-iio-buffer-accel.c, get_trigger_name); 3.7 looks for
+    NAME-devN, the fixture's own naming."""
     with open(FIXTURE) as f:
         text = f.read()
-    text = text.replace("A: name=fake_accel\\n", "A: name=accel_3d\\n")
-    text = text.replace("A: name=fake_accel-dev0\\n", "A: name=accel_3d-dev0\\n")
+    if version == "3.0":
+        text = text.replace("A: name=fake_accel\\n", "A: name=accel_3d\\n")
+        text = text.replace("A: name=fake_accel-dev0\\n", "A: name=accel_3d-dev0\\n")
     kind = "iio-buffer-accel" if proxy_mode == "buffered" else "iio-poll-accel"
     marker = "E: SUBSYSTEM=iio\n"
     return text.replace(marker, marker + "E: IIO_SENSOR_PROXY_TYPE=%s\n" % kind, 1)
@@ -123,9 +126,10 @@ class Feeder(threading.Thread):
 class Monitor(threading.Thread):
     """monitor-sensor --accel: claims the accelerometer as the shell does, and collects its lines."""
 
-    def __init__(self, env):
+    def __init__(self, env, version=None):
         super().__init__(daemon=True)
-        self.process = subprocess.Popen(["monitor-sensor", "--accel"], env=env, stdout=subprocess.PIPE,
+        command = version.monitor_command("--accel") if version else ["monitor-sensor", "--accel"]
+        self.process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT, text=True)
         self.lines = []
         self.start()
@@ -162,12 +166,16 @@ def status_of(daemon):
         return tool.GetStatus()["status"]
 
 
-def run_case(case, shim, shaked):
+def run_case(case, shim, shaked, version):
     name, proxy_mode, claims, priority, _, _ = case
     directory = tempfile.mkdtemp(prefix="iio-sharing-")
+    os.chmod(directory, 0o755)
+    # In /tmp, where a chrooted iio-sensor-proxy (3.7) sees it too.
+    shutil.copy(shim, os.path.join(directory, "libiio-exclusivity.so"))
+    shim = os.path.join(directory, "libiio-exclusivity.so")
     processes = []
     testbed = UMockdev.Testbed.new()
-    if not testbed.add_from_string(fixture_text(proxy_mode)):
+    if not testbed.add_from_string(fixture_text(proxy_mode, version.name)):
         raise RuntimeError("umockdev did not take the fixture")
     bus_path = os.path.join(directory, "system_bus_socket")
     with open(os.path.join(directory, "bus.conf"), "w") as f:
@@ -186,16 +194,16 @@ def run_case(case, shim, shaked):
         processes.append(bus)
         if not wait_until(lambda: os.path.exists(bus_path), 10):
             raise RuntimeError("dbus-daemon did not start")
+        processes.append(PolkitMock(bus_env, "unix:path=" + bus_path).process)
         proxy_log = open(os.path.join(directory, "iio-sensor-proxy.log"), "w")
-        proxy = subprocess.Popen(["/usr/sbin/iio-sensor-proxy"], env=dict(device_env, G_MESSAGES_DEBUG="all"),
-                                 stdout=proxy_log, stderr=subprocess.STDOUT)
+        proxy = version.start(dict(device_env, G_MESSAGES_DEBUG="all"), testbed.get_root_dir(), proxy_log)
         processes.append(proxy)
         ready = wait_until(lambda: proxy.poll() is not None or subprocess.run(
             ["busctl", "--address=unix:path=" + bus_path, "status", "net.hadess.SensorProxy"],
             capture_output=True).returncode == 0, 20)
         if not ready or proxy.poll() is not None:
             raise RuntimeError("iio-sensor-proxy did not come up:\n" + open(proxy_log.name).read()[-3000:])
-        monitor = Monitor(bus_env)
+        monitor = Monitor(bus_env, version)
         processes.append(monitor.process)
         if not wait_until(lambda: any("Has accelerometer" in line for line in monitor.lines), 10):
             raise RuntimeError("monitor-sensor saw no accelerometer: %s" % monitor.lines)
@@ -261,17 +269,21 @@ def main():
     parser.add_argument("--shim", required=True)
     parser.add_argument("--shaked", required=True)
     parser.add_argument("--case", action="append", help="run only these cases")
+    parser.add_argument("--proxy", default="3.0", help="iio-sensor-proxy version: 3.0 (Debian 12) or 3.7 (Debian 13)")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     from . import daemon as daemon_module
     daemon_module.SHAKED = os.path.abspath(args.shaked)
+    version = ProxyVersion(args.proxy)
+    version.check()
     failures = 0
+    print("iio-sensor-proxy %s" % version.name)
     print("%-30s %-9s %-9s %-8s %s" % ("case", "rotation", "shaked", "samples", "shaked's sensor status"))
     for case in CASES:
         if args.case and case[0] not in args.case:
             continue
         started = time.monotonic()
-        result = run_case(case, os.path.abspath(args.shim), args.shaked)
+        result = run_case(case, os.path.abspath(args.shim), args.shaked, version)
         want_rotation, want_reading = case[4], case[5]
         reads = result["samples"] > 0
         ok = result["rotation"] == want_rotation and reads == want_reading

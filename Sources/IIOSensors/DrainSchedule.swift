@@ -1,0 +1,77 @@
+/// When another process reads a buffer this process shares in time, learned from what it drains;
+/// and so when this process may open the node. A value type with no clock and no I/O.
+///
+/// iio-sensor-proxy reads its buffer every 700 ms while the accelerometer is claimed
+/// (`g_timeout_add (700, ...)` in `drv-iio-buffer-accel.c`, 3.0 and 3.7 alike): it opens the node,
+/// reads up to 127 scans, keeps the last and closes it. Every scan it reads is gone for the other
+/// reader, and an open that meets the other's open fails with `EBUSY` (one opener at a time), which
+/// makes it skip that round. So the time-shared reader:
+/// - notes each read of the other's: a read of its own that gets fewer scans than the time since its
+///   last read holds (the other drained them), or an open of its own refused with `EBUSY` (the other
+///   has the node now);
+/// - keeps out of a window around the other's next read (every 700 ms from the last one seen), so
+///   it never holds the node then;
+/// - reads just before that window, so that little is left for the other to drain, but not so late
+///   that the other finds the buffer empty: it leaves at least one sample period and a half of scans
+///   (`guardBefore`), and rotation always gets a fresh reading.
+struct DrainSchedule: Sendable, Equatable {
+    /// The other reader's period: iio-sensor-proxy's 700 ms.
+    static let otherPeriod: Int64 = 700_000_000
+
+    /// One sample period of the shared buffer, in ns.
+    let samplePeriod: Int64
+    /// How long before the other's predicted read the node is left alone.
+    let guardBefore: Int64
+    /// How long after it.
+    let guardAfter: Int64
+    /// The last time the other was seen reading (estimated to within half a sample period), if ever.
+    private(set) var lastOtherRead: Int64?
+
+    /// A schedule for a buffer running at `rate` Hz.
+    init(rate: Double) {
+        samplePeriod = periodNanoseconds(rate)
+        guardBefore = samplePeriod &* 3 / 2 &+ 10_000_000
+        guardAfter = max(samplePeriod, 20_000_000)
+    }
+
+    /// Records a read made at `now` that got `scans` scans, the previous one at `previous`; returns
+    /// how many scans the other took in between (0 when none).
+    mutating func observe(readAt now: Int64, previousReadAt previous: Int64, scans: Int) -> Int {
+        let expected = Int((now &- previous) / samplePeriod)
+        let taken = expected - scans
+        // One scan of slack for the phase of the sample clock.
+        guard taken >= 2 else { return 0 }
+        // The scans read now arrived after the other's read.
+        lastOtherRead = now &- Int64(scans) &* samplePeriod &- samplePeriod / 2
+        return taken
+    }
+
+    /// Records that the other holds the node at `now` (an open refused with EBUSY).
+    mutating func otherIsReading(at now: Int64) {
+        lastOtherRead = now
+    }
+
+    /// The other's next predicted read whose keep-out window ends after `time`, if its phase is known.
+    func nextOtherRead(after time: Int64) -> Int64? {
+        guard let last = lastOtherRead else { return nil }
+        let since = time &- guardAfter &- last
+        let periods = since <= 0 ? 0 : (since + Self.otherPeriod - 1) / Self.otherPeriod
+        return last &+ periods &* Self.otherPeriod
+    }
+
+    /// When to open the node next, reading every `interval` ns since the last read at `last`: never
+    /// inside the window around the other's read, and once just before it.
+    func nextRead(after last: Int64, interval: Int64) -> Int64 {
+        var candidate = last &+ interval
+        guard let other = nextOtherRead(after: last) else { return candidate }
+        let start = other &- guardBefore
+        let end = other &+ guardAfter
+        if last < start && candidate >= start {
+            // Read once more just before the window, unless that is hardly later than the last read.
+            candidate = start &- 1_000_000 &- last >= 5_000_000 ? start &- 1_000_000 : end
+        } else if candidate >= start && candidate <= end || last >= start && last <= end {
+            candidate = max(candidate, end)
+        }
+        return candidate
+    }
+}

@@ -1,0 +1,52 @@
+/// Which reader to open beside another user of the accelerometer, with `Priority=rotation`
+/// (docs/sensor-sharing.md has the rules, the kernel's and iio-sensor-proxy's, and what was measured).
+///
+/// Beside a rotation service (iio-sensor-proxy running, or seen lately: it may be restarting) or
+/// another process's enabled buffer, this process never enables a buffer of its own: iio-sensor-proxy
+/// 3.7 enables its buffer whenever the shell claims the accelerometer and reads the node every 700 ms,
+/// so a buffer held here would make its opens fail, and its set-up tears down any buffer it cannot
+/// configure. Instead:
+/// 1. where the driver answers `in_accel_*_raw` (no buffer enabled, or a driver such as bmi160 that
+///    answers beside one): poll them. Nothing of the other's changes.
+/// 2. where another process's buffer is enabled and the driver refuses raw reads while it runs:
+///    share that buffer in time (``TimeSharedReader``).
+/// 3. otherwise the device cannot be read beside rotation: `.busy`, naming the holder.
+/// A reader opened here throws ``IIOError/Code/sharingChanged`` when the other process enables or
+/// disables its buffer, and the reading loop chooses again at once.
+enum ReaderChoice {
+    /// The reader for `info` beside other users, and a note for the log saying why; nil when nobody
+    /// else uses the device, and the caller reads it as it would alone.
+    static func besideOthers(
+        _ info: AccelerometerInfo, configuration: AccelerometerConfiguration, rotationServiceNearby: Bool
+    ) throws(IIOError) -> (reader: any SampleReader, note: String)? {
+        let othersBuffer = DeviceSharing.bufferEnabled(info) && DeviceSharing.holderOfEnabledBuffer(info) != nil
+        guard othersBuffer || rotationServiceNearby else { return nil }
+        if info.hasRawAttributes {
+            do {
+                let polled = try PolledReader(info: info, wantedRate: configuration.rate)
+                return (
+                    polled,
+                    othersBuffer
+                        ? "; beside \(DeviceSharing.describeUser(of: info))'s buffer, whose raw readings this driver answers"
+                        : "; beside iio-sensor-proxy, which needs the buffer and the node free to rotate the screen"
+                )
+            } catch where error.code == .busy && othersBuffer && info.preferredMode == .buffered {
+                // Raw reads refused while the other's buffer runs: share the buffer instead.
+            }
+        }
+        if othersBuffer {
+            guard info.preferredMode == .buffered else {
+                throw DeviceSharing.busy(info, "its IIO buffer is enabled, and this device has nothing else to read")
+            }
+            let shared = try TimeSharedReader(
+                info: info, wantedRate: configuration.rate, wakeupsPerSecond: configuration.wakeupsPerSecond)
+            return (
+                shared,
+                "; sharing the buffer of \(DeviceSharing.describeUser(of: info)) in time, since this driver refuses "
+                    + "raw reads while it runs"
+            )
+        }
+        // A rotation service, no buffer enabled, nothing to poll: a buffer of our own, as alone.
+        return nil
+    }
+}

@@ -1,0 +1,205 @@
+import CIIO
+import MonotonicClock
+import ShakeDetection
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Reads another process's IIO buffer (iio-sensor-proxy's) by sharing its node in time: it opens
+/// `/dev/iio:deviceN`, reads what the buffer holds and closes it, about `wakeupsPerSecond` times a
+/// second, never when the other process reads (``DrainSchedule``).
+///
+/// For drivers that refuse `in_accel_*_raw` while a buffer is enabled (st_accel, inv_mpu6050,
+/// bmc150, kxcjk-1013, st_lsm6dsx), this is the only way to read beside iio-sensor-proxy 3.7, which
+/// keeps its buffer enabled while the shell claims the accelerometer. It changes nothing of the
+/// other's set-up: not the trigger, the scan elements, the length or the enable. It only raises the
+/// rate when the buffer runs slower than asked and the driver takes the change while buffered (up to
+/// 180 Hz, so that the 127 scans iio-sensor-proxy reads every 700 ms still reach the newest), and
+/// puts the old rate back when it closes, if nobody changed it since. The scans are laid out as the
+/// buffer has them (every enabled scan element, as the other process chose) and stamped from the
+/// read time, since the other process chose the timestamp clock. What the other process reads is
+/// lost here; ``lostScans`` counts it.
+final class TimeSharedReader: SampleReader {
+    let info: AccelerometerInfo
+    let rate: Double
+    var mode: ReadingMode { .timeShared }
+    var pollFD: Int32 { timer.fd }
+    /// Scans the other process took before this reader could read them.
+    private(set) var lostScans = 0
+    /// Scans read here.
+    private(set) var readScans = 0
+
+    private let devnode: String
+    private let decoder: ScanDecoder
+    private let timer: OneShotTimer
+    private let interval: Int64
+    private var schedule: DrainSchedule
+    private var lastRead: Int64
+    /// Since when every open met EBUSY (monotonic ns).
+    private var busySince: Int64?
+    /// How long the other process may hold the node before sharing counts as impossible.
+    static let longestHold: Int64 = 2_000_000_000
+    private let scratch: UnsafeMutableRawBufferPointer
+    private var clock: TimestampGuard
+    /// The rate found, to put back at close, when this reader raised it.
+    private let restoreRate: (attribute: String, text: String, ours: String)?
+
+    /// The most scans one read takes: iio-sensor-proxy sets `buffer/length` to 128.
+    static let maximumScans = 256
+    /// The highest rate set here: iio-sensor-proxy reads at most 127 scans every 700 ms.
+    static let maximumRaisedRate = 180.0
+
+    /// Prepares to read the buffer another process has enabled; throws `.busy` when it has no
+    /// x, y and z scan elements enabled, or the device has no node.
+    init(info: AccelerometerInfo, wantedRate: Double, wakeupsPerSecond: Double) throws(IIOError) {
+        guard let devnode = info.devnode else {
+            throw IIOError(.badConfiguration, path: info.syspath, "the device has no IIO buffer node to share")
+        }
+        let base = info.syspath
+        let enabled = try Self.enabledScanElements(base)
+        guard let axes = info.scanChannels, ["x", "y", "z"].allSatisfy({ enabled["in_accel_\($0)"] != nil }) else {
+            throw DeviceSharing.busy(info, "its IIO buffer is enabled without the x, y and z scan elements")
+        }
+        let others = enabled.filter { !["in_accel_x", "in_accel_y", "in_accel_z"].contains($0.key) }.map(\.value)
+        decoder = ScanDecoder(
+            axes: axes, timestamp: nil, alsoEnabled: others,
+            converter: SampleConverter(calibration: info.calibration, mountMatrix: info.mountMatrix))
+        var rate = info.samplingFrequency ?? wantedRate
+        var restore: (attribute: String, text: String, ours: String)?
+        let wanted = min(info.rate(for: wantedRate), Self.maximumRaisedRate)
+        if let attribute = info.samplingFrequencyAttribute, let current = info.samplingFrequency, current < wanted,
+            let old = try? Sysfs.read("\(base)/\(attribute)"),
+            (try? Sysfs.write("\(base)/\(attribute)", rateText(wanted))) != nil
+        {
+            rate = wanted
+            restore = (attribute, String(old.filter { !$0.isWhitespace }), rateText(wanted))
+        }
+        restoreRate = restore
+        self.info = info
+        self.rate = rate
+        self.devnode = devnode
+        interval = Int64(1e9 / clampWakeups(wakeupsPerSecond))
+        schedule = DrainSchedule(rate: rate)
+        clock = TimestampGuard(period: periodNanoseconds(rate))
+        scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.maximumScans * decoder.scanBytes, alignment: 8)
+        timer = try OneShotTimer()
+        lastRead = monotonicNanoseconds()
+        try timer.arm(at: lastRead &+ interval)
+    }
+
+    deinit {
+        scratch.deallocate()
+        if let restoreRate, let now = try? Sysfs.read("\(info.syspath)/\(restoreRate.attribute)"),
+            Double(String(now.filter { !$0.isWhitespace })) == Double(restoreRate.ours)
+        {
+            try? Sysfs.write("\(info.syspath)/\(restoreRate.attribute)", restoreRate.text)
+        }
+    }
+
+    func read(into samples: inout [Sample]) throws(IIOError) -> Int {
+        guard try timer.consume() else { return 0 }
+        let now = monotonicNanoseconds()
+        let fd: Int32
+        do throws(IIOError) {
+            fd = try checkErrno("open", path: devnode) { open(devnode, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        } catch where error.errno == EBUSY {
+            // The other process is reading now: come back after its read. One that keeps the node open
+            // (not iio-sensor-proxy, which holds it for a read, or 500 ms at its discovery) leaves
+            // nothing to share.
+            let busySince = self.busySince ?? now
+            self.busySince = busySince
+            if now &- busySince > Self.longestHold {
+                throw DeviceSharing.busy(info, "it keeps \(devnode) open", call: "open")
+            }
+            schedule.otherIsReading(at: now)
+            try timer.arm(at: schedule.nextRead(after: now, interval: interval))
+            return 0
+        } catch where error.errno == ENOENT || error.errno == ENODEV || error.errno == ENXIO {
+            throw IIOError(.deviceGone, call: error.call, path: devnode, "the device node went away")
+        }
+        busySince = nil
+        var bytes = 0
+        var failure: IIOError?
+        while bytes + decoder.scanBytes <= scratch.count {
+            do throws(IIOError) {
+                guard
+                    let count = try checkErrnoNonBlocking(
+                        "read", path: devnode,
+                        { Glibc.read(fd, scratch.baseAddress! + bytes, scratch.count - bytes) }), count > 0
+                else { break }
+                bytes += count
+            } catch {
+                failure = error
+                break
+            }
+        }
+        close(fd)
+        if let failure { throw failure }
+        let scans = bytes / decoder.scanBytes
+        _ = decoder.decode(
+            UnsafeRawBufferPointer(rebasing: scratch[0..<(scans * decoder.scanBytes)]), readTime: now, clock: &clock,
+            into: &samples)
+        lostScans += schedule.observe(readAt: now, previousReadAt: lastRead, scans: scans)
+        readScans += scans
+        lastRead = now
+        if scans == 0 && !DeviceSharing.bufferEnabled(info) {
+            throw IIOError(
+                .sharingChanged, path: info.syspath,
+                "the other process disabled its buffer (iio-sensor-proxy 3.7 does when the shell releases the "
+                    + "accelerometer)")
+        }
+        try timer.arm(at: schedule.nextRead(after: now, interval: interval))
+        return 1
+    }
+
+    /// The enabled scan elements (`scan_elements/*_en` holding 1), by channel name (`in_accel_x`).
+    static func enabledScanElements(_ base: String) throws(IIOError) -> [String: ScanChannel] {
+        let directory = "\(base)/scan_elements"
+        guard let dir = opendir(directory) else {
+            throw IIOError.fromErrno(errno, call: "opendir", path: directory)
+        }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasSuffix("_en") && names.count < 64 { names.append(String(name.dropLast(3))) }
+        }
+        closedir(dir)
+        var enabled: [String: ScanChannel] = [:]
+        for name in names {
+            guard let text = try Sysfs.read("\(directory)/\(name)_en"), text.hasPrefix("1") else { continue }
+            if let channel = try Discovery.scanChannel(base, name) { enabled[name] = channel }
+        }
+        return enabled
+    }
+}
+
+/// An owning one-shot `timerfd` on CLOCK_MONOTONIC, armed at absolute times, closed in `deinit`.
+struct OneShotTimer: ~Copyable {
+    /// The descriptor, readable once the time armed has come.
+    let fd: Int32
+
+    /// Creates a disarmed timer.
+    init() throws(IIOError) {
+        fd = try checkErrno("timerfd_create") { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }
+    }
+
+    deinit { close(fd) }
+
+    /// Arms the timer for the monotonic time `time` (ns); a time past fires at once.
+    func arm(at time: Int64) throws(IIOError) {
+        let at = max(time, 1)
+        var spec = itimerspec(
+            it_interval: timespec(), it_value: timespec(tv_sec: Int(at / 1_000_000_000), tv_nsec: Int(at % 1_000_000_000)))
+        _ = try checkErrno("timerfd_settime") { timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &spec, nil) }
+    }
+
+    /// Whether the time came since the last call.
+    func consume() throws(IIOError) -> Bool {
+        var ticks: UInt64 = 0
+        let count = try checkErrnoNonBlocking("read", path: "timerfd") { Glibc.read(fd, &ticks, 8) }
+        return count == 8 && ticks > 0
+    }
+}
