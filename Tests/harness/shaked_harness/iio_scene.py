@@ -1,0 +1,290 @@
+"""One phone, faked: a umockdev accelerometer of a given driver kind, the real iio-sensor-proxy of a
+given version on a private system bus, monitor-sensor claiming the accelerometer as the shell does,
+and the real shaked with an app in context, every process under the kernel model (iio-exclusivity.c).
+
+The device is played by `Player`, as the kernel and the chip would: a scan into the buffer every
+sample period while the buffer is enabled (the kernel fills its kfifo only then), and the same reading
+in the raw attributes; a reading held still, or a recorded trace (m/s², device axes, any rate) replayed
+in real time. Used by iio_matrix.py; each scene runs in a process of its own (one umockdev testbed a
+process).
+"""
+
+import bisect
+import csv
+import fcntl
+import os
+import shutil
+import struct
+import subprocess
+import tempfile
+import threading
+import time
+
+import gi
+
+gi.require_version("UMockdev", "1.0")
+from gi.repository import UMockdev  # noqa: E402
+
+from . import iio_drivers  # noqa: E402
+from .daemon import OWN_ACCESS, UNDO, App, Daemon, prompt  # noqa: E402
+from .iio_proxy import PolkitMock, ProxyVersion  # noqa: E402
+from .private_bus import BUS_CONFIG  # noqa: E402
+
+SCALE = 0.000598550  # m/s² per count, the fixture's in_accel_scale
+G = 16384  # counts, 9.81 m/s²
+# Raw readings (sensor axes). The fixture's mount matrix swaps x and y: iio-sensor-proxy calls the
+# device "normal" when its y axis points down, "left-up" when x points up.
+FLAT = (0, 0, G)
+NORMAL = (-G, 0, 0)
+LEFT_UP = (0, G, 0)
+
+
+def wait_until(condition, timeout, step=0.05):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(step)
+    return condition()
+
+
+def read_trace(path):
+    """A trace file's (t, x, y, z) rows, in s and m/s²."""
+    with open(path) as f:
+        rows = [(float(r["t"]), float(r["x"]), float(r["y"]), float(r["z"])) for r in csv.DictReader(f)]
+    return rows
+
+
+class Player(threading.Thread):
+    """Plays the device at `rate` Hz: scans into the node's pty while buffer/enable is 1, the reading
+    in in_accel_*_raw always."""
+
+    def __init__(self, testbed, rate=100.0):
+        super().__init__(daemon=True)
+        self.testbed = testbed
+        self.period = 1.0 / rate
+        self.fd = testbed.get_dev_fd(iio_drivers.NODE)
+        fcntl.fcntl(self.fd, fcntl.F_SETFL, fcntl.fcntl(self.fd, fcntl.F_GETFL) | os.O_NONBLOCK)
+        self.sysfs = os.path.join(testbed.get_root_dir(), iio_drivers.SYSPATH.lstrip("/"))
+        self.enable_path = os.path.join(self.sysfs, "buffer", "enable")
+        self.lock = threading.Lock()
+        self.reading = FLAT
+        self.trace = None
+        self.trace_start = 0.0
+        self.shown = None
+        self.stopped = threading.Event()
+        self.scans_written = 0
+        self.show(FLAT)
+
+    def hold(self, reading):
+        """Holds the device still in `reading` (raw counts, sensor axes)."""
+        with self.lock:
+            self.reading = reading
+            self.trace = None
+
+    def replay(self, rows):
+        """Replays a trace (read_trace's rows) from now; returns its length in seconds."""
+        with self.lock:
+            self.trace = ([r[0] - rows[0][0] for r in rows], rows)
+            self.trace_start = time.monotonic()
+        return rows[-1][0] - rows[0][0]
+
+    def _current(self, now):
+        with self.lock:
+            if self.trace is None:
+                return self.reading
+            times, rows = self.trace
+            t = now - self.trace_start
+            if t >= times[-1]:
+                self.trace = None
+                return self.reading
+            i = max(1, bisect.bisect_right(times, t))
+            t0, t1 = times[i - 1], times[i]
+            a, b = rows[i - 1], rows[i]
+            w = 0.0 if t1 <= t0 else (t - t0) / (t1 - t0)
+            x, y, z = (a[k] + w * (b[k] - a[k]) for k in (1, 2, 3))
+            # Trace axes as shaked sees them after the fixture's mount matrix (which swaps x and y).
+            return tuple(max(-32768, min(32767, int(round(v / SCALE)))) for v in (y, x, z))
+
+    def show(self, reading):
+        # Written and renamed into place, so that a reader sees the old value or the new, never a partial
+        # one, without the fsync of umockdev's set_attribute (which a hundred times a second cannot keep up).
+        if reading != self.shown:
+            for axis, value in zip("xyz", reading):
+                path = os.path.join(self.sysfs, "in_accel_%s_raw" % axis)
+                with open(path + ".new", "w") as f:
+                    f.write("%d\n" % value)
+                os.replace(path + ".new", path)
+            self.shown = reading
+
+    def enabled(self):
+        try:
+            with open(self.enable_path) as f:
+                return f.read(1) == "1"
+        except OSError:
+            return False
+
+    def run(self):
+        next_tick = time.monotonic()
+        while not self.stopped.is_set():
+            next_tick += self.period
+            delay = next_tick - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            elif delay < -0.5:  # far behind (a loaded machine): carry on from now
+                next_tick = time.monotonic()
+            reading = self._current(time.monotonic())
+            self.show(reading)
+            if self.enabled():
+                try:
+                    os.write(self.fd, struct.pack("<hhhxxq", *reading, time.monotonic_ns()))
+                    self.scans_written += 1
+                except BlockingIOError:
+                    pass  # nobody reads: the fifo is full, and the kernel drops new scans then
+
+    def stop(self):
+        self.stopped.set()
+
+
+class Monitor:
+    """monitor-sensor --accel of the proxy's release: claims the accelerometer and collects its lines."""
+
+    def __init__(self, version, env):
+        self.process = subprocess.Popen(version.monitor_command("--accel"), env=env, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True)
+        self.lines = []
+        threading.Thread(target=self._collect, daemon=True).start()
+
+    def _collect(self):
+        for line in self.process.stdout:
+            self.lines.append(line.rstrip())
+
+    def saw(self, text, since=0):
+        return any(text in line for line in self.lines[since:])
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+class Scene:
+    """The processes of one phone; use as a context manager."""
+
+    def __init__(self, version, kind, shim, shaked_config=""):
+        self.version = ProxyVersion(version)
+        self.kind = kind
+        self.dir = tempfile.mkdtemp(prefix="iio-scene-")
+        os.chmod(self.dir, 0o755)
+        # In /tmp, where a chrooted iio-sensor-proxy (3.7) sees it too.
+        self.shim = os.path.join(self.dir, "libiio-exclusivity.so")
+        shutil.copy(shim, self.shim)
+        self.testbed = UMockdev.Testbed.new()
+        text = iio_drivers.fixture_text(kind, iio_drivers.udev_proxy_type(kind))
+        if not self.testbed.add_from_string(text):
+            raise RuntimeError("umockdev did not take the %s fixture" % kind)
+        self.bus_path = os.path.join(self.dir, "system_bus_socket")
+        self.bus_address = "unix:path=" + self.bus_path
+        self.bus_env = dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=self.bus_address)
+        for key in ("LD_PRELOAD", "UMOCKDEV_DIR"):
+            self.bus_env.pop(key, None)
+        self.device_env = dict(self.bus_env, UMOCKDEV_DIR=self.testbed.get_root_dir(),
+                               LD_PRELOAD=self.version.preload(self.shim), **iio_drivers.model_env(kind))
+        self.shaked_config = shaked_config
+        self.processes = []
+        self.proxy = None
+        self.proxy_logs = []
+        self.daemon = None
+        self.app = None
+        self.replies = []
+        self.player = Player(self.testbed)
+
+    def __enter__(self):
+        self.player.start()
+        with open(os.path.join(self.dir, "bus.conf"), "w") as f:
+            f.write(BUS_CONFIG % self.bus_path)
+        bus = subprocess.Popen(["dbus-daemon", "--config-file=" + os.path.join(self.dir, "bus.conf"), "--nofork",
+                                "--nopidfile"], env=self.bus_env, stderr=subprocess.DEVNULL)
+        self.processes.append(bus)
+        if not wait_until(lambda: os.path.exists(self.bus_path), 10):
+            raise RuntimeError("dbus-daemon did not start")
+        self.processes.append(PolkitMock(self.bus_env, self.bus_address).process)
+        return self
+
+    def __exit__(self, *exc):
+        self.player.stop()
+        if self.app:
+            self.app.close()
+        if self.daemon:
+            self.daemon.__exit__(None, None, None)
+        self.stop_proxy()
+        for process in reversed(self.processes):
+            if process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    # iio-sensor-proxy
+    def start_proxy(self):
+        log = open(os.path.join(self.dir, "iio-sensor-proxy-%d.log" % len(self.proxy_logs)), "w")
+        self.proxy_logs.append(log.name)
+        self.proxy = self.version.start(dict(self.device_env, G_MESSAGES_DEBUG="all"), self.testbed.get_root_dir(),
+                                        log)
+        up = wait_until(lambda: self.proxy.poll() is not None or subprocess.run(
+            ["busctl", "--address=" + self.bus_address, "status", "net.hadess.SensorProxy"],
+            capture_output=True).returncode == 0, 20)
+        if not up or self.proxy.poll() is not None:
+            raise RuntimeError("iio-sensor-proxy did not come up:\n" + self.proxy_log()[-3000:])
+
+    def stop_proxy(self):
+        if self.proxy and self.proxy.poll() is None:
+            self.proxy.terminate()
+            try:
+                self.proxy.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proxy.kill()
+                self.proxy.wait()
+
+    def proxy_log(self):
+        text = ""
+        for name in self.proxy_logs:
+            with open(name) as f:
+                text += f.read()
+        return text
+
+    # shaked and the app in context
+    def start_shaked(self):
+        config = os.path.join(self.dir, "shaked.conf")
+        with open(config, "w") as f:
+            f.write(self.shaked_config + "\n" + OWN_ACCESS)
+        self.daemon = Daemon("--config", config, env=self.device_env).__enter__()
+        self.app = App(self.daemon)
+        threading.Thread(target=self._collect_replies, daemon=True).start()
+        self.app.context(focused=True, undo="Typing")
+
+    def _collect_replies(self):
+        try:
+            for reply in self.app.events:
+                self.replies.append(reply)
+                event = reply.get("event")
+                if event and event["kind"] == "intent":
+                    # As an app does: propose the undo, then (as the person) cancel, ready for the next shake.
+                    self.app.calls.AnswerIntent(token=self.app.token, intent=event["intent"], prompt=prompt())
+                    self.app.calls.Choose(token=self.app.token, intent=event["intent"], choice="cancel")
+        except Exception:
+            pass
+
+    def intents(self):
+        return sum(1 for r in self.replies if r.get("event", {}).get("kind") == "intent")
+
+    def status(self):
+        with self.daemon.client() as client, client.open(UNDO, namespaced=False) as tool:
+            return tool.GetStatus()["status"]
