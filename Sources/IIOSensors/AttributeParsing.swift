@@ -88,6 +88,14 @@ public enum AvailableRates: Sendable, Hashable {
     /// A range `[min step max]`.
     case range(min: Double, step: Double, max: Double)
 
+    /// The highest rate offered.
+    public var fastest: Double? {
+        switch self {
+        case .list(let rates): rates.max()
+        case .range(_, _, let hi): hi
+        }
+    }
+
     /// Parses either form; nil if the text is neither, lists more than ``maximumRateCount`` rates,
     /// or has a rate outside ``plausibleRates``.
     public init?(parsing text: some StringProtocol) {

@@ -18,18 +18,26 @@ struct DrainSchedule: Sendable, Equatable {
     /// The other reader's period: iio-sensor-proxy's 700 ms.
     static let otherPeriod: Int64 = 700_000_000
 
-    /// One sample period of the shared buffer, in ns.
-    let samplePeriod: Int64
+    /// One sample period of the shared buffer, in ns (as set, or as measured from the scans' timestamps).
+    private(set) var samplePeriod: Int64
     /// How long before the other's predicted read the node is left alone.
-    let guardBefore: Int64
+    private(set) var guardBefore: Int64
     /// How long after it.
-    let guardAfter: Int64
+    private(set) var guardAfter: Int64
     /// The last time the other was seen reading (estimated to within half a sample period), if ever.
     private(set) var lastOtherRead: Int64?
 
     /// A schedule for a buffer running at `rate` Hz.
     init(rate: Double) {
-        samplePeriod = periodNanoseconds(rate)
+        samplePeriod = 1
+        guardBefore = 0
+        guardAfter = 0
+        setSamplePeriod(periodNanoseconds(rate))
+    }
+
+    /// The buffer's sample period in ns, as measured (within 0.1 ms and 10 s).
+    mutating func setSamplePeriod(_ period: Int64) {
+        samplePeriod = min(max(period, 100_000), 10_000_000_000)
         guardBefore = samplePeriod &* 3 / 2 &+ 10_000_000
         guardAfter = max(samplePeriod, 20_000_000)
     }

@@ -22,6 +22,8 @@ final class PolledReader: SampleReader {
     private let timer: PeriodicTimer
     private let converter: SampleConverter
     private var lastTimestamp: Int64 = .min
+    /// The rate to put back at close, when the reader raised it for a driver that sleeps per read.
+    private var restoreRate: (attribute: String, text: String, raised: Double)?
 
     /// Sets the device's rate (when it has one) and starts the timer.
     init(info: AccelerometerInfo, wantedRate: Double) throws(IIOError) {
@@ -44,10 +46,33 @@ final class PolledReader: SampleReader {
         z = PolledAttribute(path: "\(info.syspath)/in_accel_z_raw")
         converter = SampleConverter(calibration: info.calibration, mountMatrix: info.mountMatrix)
         timer = try PeriodicTimer(periodNanoseconds: periodNanoseconds(rate))
-        // Beside another process's buffer, find out now whether the driver answers raw reads at all.
-        if DeviceSharing.bufferEnabled(info) {
-            var probe: [Sample] = []
-            _ = try readNow(into: &probe, probing: true)
+        // One reading now: beside another process's buffer it says whether the driver answers raw reads
+        // at all, and its length whether the driver powers the chip up for each read.
+        var probe: [Sample] = []
+        let started = monotonicNanoseconds()
+        _ = try readNow(into: &probe, probing: true)
+        let took = monotonicNanoseconds() &- started
+        // st_accel and st_lsm6dsx power the chip up for every raw read and sleep two to four sample
+        // periods of the chip's rate per axis (st_sensors_read_info_raw, st_lsm6dsx_read_oneshot): at
+        // the rate asked for, a reading then takes several periods, and polling gets a few a second. The
+        // sleeps shrink with the chip's rate, and the chip runs only during the read: its highest rate
+        // gives the most readings. Only while no buffer runs, whose rate is its owner's.
+        if took > periodNanoseconds(rate) / 2, let attribute = info.samplingFrequencyAttribute,
+            let fastest = info.availableRates?.fastest, fastest > rate, !DeviceSharing.bufferEnabled(info)
+        {
+            if (try? Sysfs.write("\(info.syspath)/\(attribute)", rateText(fastest))) != nil {
+                restoreRate = (attribute, rateText(rate), fastest)
+            }
+        }
+    }
+
+    deinit {
+        // The chip's own rate back (iio-sensor-proxy's buffer would run at the raised one), unless
+        // someone changed it since.
+        if let restoreRate, let now = try? Sysfs.read("\(info.syspath)/\(restoreRate.attribute)"),
+            Double(String(now.filter { !$0.isWhitespace })) == restoreRate.raised
+        {
+            try? Sysfs.write("\(info.syspath)/\(restoreRate.attribute)", restoreRate.text)
         }
     }
 

@@ -61,9 +61,11 @@ final class TimeSharedReader: SampleReader {
         guard let axes = info.scanChannels, ["x", "y", "z"].allSatisfy({ enabled["in_accel_\($0)"] != nil }) else {
             throw DeviceSharing.busy(info, "its IIO buffer is enabled without the x, y and z scan elements")
         }
-        let others = enabled.filter { !["in_accel_x", "in_accel_y", "in_accel_z"].contains($0.key) }.map(\.value)
+        let timestamp = enabled["in_timestamp"]
+        let others = enabled.filter { !["in_accel_x", "in_accel_y", "in_accel_z", "in_timestamp"].contains($0.key) }
+            .map(\.value)
         decoder = ScanDecoder(
-            axes: axes, timestamp: nil, alsoEnabled: others,
+            axes: axes, timestamp: timestamp, alsoEnabled: others,
             converter: SampleConverter(calibration: info.calibration, mountMatrix: info.mountMatrix))
         var rate = info.samplingFrequency ?? wantedRate
         var restore: (attribute: String, text: String, ours: String)?
@@ -137,9 +139,7 @@ final class TimeSharedReader: SampleReader {
         close(fd)
         if let failure { throw failure }
         let scans = bytes / decoder.scanBytes
-        _ = decoder.decode(
-            UnsafeRawBufferPointer(rebasing: scratch[0..<(scans * decoder.scanBytes)]), readTime: now, clock: &clock,
-            into: &samples)
+        decode(scans: scans, readTime: now, into: &samples)
         lostScans += schedule.observe(readAt: now, previousReadAt: lastRead, scans: scans)
         readScans += scans
         lastRead = now
@@ -151,6 +151,33 @@ final class TimeSharedReader: SampleReader {
         }
         try timer.arm(at: schedule.nextRead(after: now, interval: interval))
         return 1
+    }
+
+    /// Decodes the scans read, the last stamped `readTime` and the others before it: by their own
+    /// timestamps' differences when the buffer has them (whatever clock the other process chose, the
+    /// differences are the sample spacing; they also give the buffer's true rate to the schedule), else
+    /// one sample period apart.
+    private func decode(scans: Int, readTime: Int64, into samples: inout [Sample]) {
+        guard scans > 0 else { return }
+        let base = UnsafeRawBufferPointer(scratch)
+        func scan(_ i: Int) -> UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(rebasing: base[(i * decoder.scanBytes)..<((i + 1) * decoder.scanBytes)])
+        }
+        let lastStamp = decoder.timestamp(scan(scans - 1))
+        if scans >= 2, let last = lastStamp, let first = decoder.timestamp(scan(0)), last > first,
+            last &- first < 10_000_000_000
+        {
+            schedule.setSamplePeriod((last &- first) / Int64(scans - 1))
+        }
+        for i in 0..<scans {
+            let s = scan(i)
+            let r = decoder.raw(s)
+            var time = readTime &- Int64(scans - 1 - i) &* schedule.samplePeriod
+            if let last = lastStamp, let own = decoder.timestamp(s), own <= last, last &- own < 10_000_000_000 {
+                time = readTime &- (last &- own)
+            }
+            samples.append(decoder.converter.sample(x: r.x, y: r.y, z: r.z, timestamp: clock.next(device: nil, fallback: time)))
+        }
     }
 
     /// The enabled scan elements (`scan_elements/*_en` holding 1), by channel name (`in_accel_x`).

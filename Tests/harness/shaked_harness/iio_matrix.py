@@ -37,14 +37,18 @@ KINDS = ["inv_mpu6050", "bmc150-accel", "st_lsm6dsx", "st_lsm6dsx-no-buffer", "b
 ORDERS = ["proxy-first", "shaked-first"]
 PHASES = ["claimed", "claimed again", "after restart"]
 TRACE = os.path.join(TRACES, "qt_shake_left.csv")
+ORIENTATION_NAMES = {NORMAL: "normal", LEFT_UP: "left-up"}
 
 
 def phase(scene, monitor, upright, trace, result):
-    """Turns the device upright, then flat, then shakes it; records what arrived."""
+    """Turns the device upright (first the other way, so that the orientation surely changes), then
+    flat, then shakes it; records what arrived."""
+    other = LEFT_UP if upright == NORMAL else NORMAL
+    scene.player.hold(other)
+    wait_until(lambda: monitor.orientation() == ORIENTATION_NAMES[other], 8)
     mark = len(monitor.lines)
     scene.player.hold(upright)
-    name = "normal" if upright == NORMAL else "left-up"
-    rotation = wait_until(lambda: monitor.saw("orientation changed: %s" % name, mark), 8)
+    rotation = wait_until(lambda: monitor.saw("orientation changed: %s" % ORIENTATION_NAMES[upright], mark), 8)
     mark = len(monitor.lines)
     scene.player.hold(FLAT)
     tilt = True

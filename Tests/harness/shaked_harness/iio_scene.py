@@ -59,10 +59,14 @@ class Player(threading.Thread):
     """Plays the device at `rate` Hz: scans into the node's pty while buffer/enable is 1, the reading
     in in_accel_*_raw always."""
 
-    def __init__(self, testbed, rate=100.0):
+    # The fastest the player keeps up with in Python: a rate set above it is played at it.
+    FASTEST = 250.0
+
+    def __init__(self, testbed, rate_attribute="sampling_frequency"):
         super().__init__(daemon=True)
         self.testbed = testbed
-        self.period = 1.0 / rate
+        self.period = 0.01
+        self.rate_attribute = rate_attribute
         self.fd = testbed.get_dev_fd(iio_drivers.NODE)
         fcntl.fcntl(self.fd, fcntl.F_SETFL, fcntl.fcntl(self.fd, fcntl.F_GETFL) | os.O_NONBLOCK)
         self.sysfs = os.path.join(testbed.get_root_dir(), iio_drivers.SYSPATH.lstrip("/"))
@@ -124,9 +128,22 @@ class Player(threading.Thread):
         except OSError:
             return False
 
+    def rate(self):
+        """The device's sampling_frequency now (the chip runs at it), at most FASTEST."""
+        try:
+            with open(os.path.join(self.sysfs, self.rate_attribute)) as f:
+                rate = float(f.read().strip())
+        except (OSError, ValueError):
+            return 1.0 / self.period
+        return min(max(rate, 0.5), self.FASTEST)
+
     def run(self):
         next_tick = time.monotonic()
+        ticks = 0
         while not self.stopped.is_set():
+            if ticks % 20 == 0:
+                self.period = 1.0 / self.rate()
+            ticks += 1
             next_tick += self.period
             delay = next_tick - time.monotonic()
             if delay > 0:
@@ -158,6 +175,15 @@ class Monitor:
     def _collect(self):
         for line in self.process.stdout:
             self.lines.append(line.rstrip())
+
+    def orientation(self):
+        """The orientation last reported: at the claim ("=== Has accelerometer (orientation: X, ...") or since."""
+        for line in reversed(self.lines):
+            if "orientation changed: " in line:
+                return line.split("orientation changed: ", 1)[1].strip()
+            if "Has accelerometer (orientation: " in line:
+                return line.split("(orientation: ", 1)[1].split(",")[0].split(")")[0].strip()
+        return None
 
     def saw(self, text, since=0):
         return any(text in line for line in self.lines[since:])
@@ -201,7 +227,7 @@ class Scene:
         self.daemon = None
         self.app = None
         self.replies = []
-        self.player = Player(self.testbed)
+        self.player = Player(self.testbed, iio_drivers.DRIVERS[kind].rate_attribute)
 
     def __enter__(self):
         self.player.start()
