@@ -54,6 +54,10 @@ struct ReadingLoop {
     private var lastSamplesAt: Int64?
     /// How long a rotation service is taken to be around after it was last seen (a restart).
     static let rotationServiceMemory: Int64 = 10_000_000_000
+    /// How often a buffer of our own looks for a rotation service that started since (a scan of /proc).
+    static let serviceCheckPeriod: Int64 = 3_000_000_000
+    /// When a buffer of our own looks for a rotation service next (monotonic ns).
+    private var nextServiceCheck: Int64 = 0
     /// How long a buffer of our own may stay silent before its enable is checked.
     static let ownBufferSilence: Int64 = 1_000_000_000
 
@@ -173,6 +177,7 @@ struct ReadingLoop {
         restingUntil = nil
         let now = monotonicNanoseconds()
         lastSamplesAt = reader.mode == .buffered ? now : nil
+        nextServiceCheck = now &+ Self.serviceCheckPeriod
         backoff.succeeded(now: now)
         silenceDeadline =
             reader.mode == .buffered && configuration.mode == .automatic && reader.info.hasRawAttributes
@@ -277,8 +282,21 @@ struct ReadingLoop {
     /// A buffer of our own that went silent: when another process disabled it (iio-sensor-proxy's
     /// set-up tears down a buffer it cannot configure), the reader is chosen again at once.
     private mutating func checkOwnBuffer(now: Int64) {
-        guard let reader, reader.mode == .buffered, let last = lastSamplesAt, now &- last >= Self.ownBufferSilence
-        else { return }
+        guard let reader, reader.mode == .buffered else { return }
+        if configuration.priority == .rotation && configuration.mode == .automatic, now >= nextServiceCheck {
+            // A rotation service that started after this buffer: iio-sensor-proxy 3.0 polls raw
+            // attributes, which this buffer makes fail on most drivers, and touches no buffer, so
+            // only its process shows it is there.
+            nextServiceCheck = now &+ Self.serviceCheckPeriod
+            if DeviceSharing.rotationService() != nil {
+                flush()
+                closeReader()
+                lastQuickReopen = now
+                tryReopen()
+                return
+            }
+        }
+        guard let last = lastSamplesAt, now &- last >= Self.ownBufferSilence else { return }
         lastSamplesAt = now
         guard !DeviceSharing.bufferEnabled(reader.info) else { return }
         flush()
@@ -335,7 +353,7 @@ struct ReadingLoop {
         if let retry = retryAt { next = min(next ?? retry, retry) }
         if let until = restingUntil { next = min(next ?? until, until) }
         if reader?.mode == .buffered, let last = lastSamplesAt {
-            let check = last &+ Self.ownBufferSilence
+            let check = min(last &+ Self.ownBufferSilence, nextServiceCheck)
             next = min(next ?? check, check)
         }
         guard let next else { return -1 }

@@ -30,8 +30,10 @@ from .daemon import OWN_ACCESS, UNDO, App, Daemon, prompt  # noqa: E402
 from .iio_proxy import PolkitMock, ProxyVersion  # noqa: E402
 from .private_bus import BUS_CONFIG  # noqa: E402
 
-SCALE = 0.000598550  # m/s² per count, the fixture's in_accel_scale
-G = 16384  # counts, 9.81 m/s²
+# m/s² per count: the ±8 g range (the fixture's 0.000598550 is ±2 g, which clips a hard shake's
+# 45 m/s² to 19.6 and tests the clipping rather than the reading path).
+SCALE = 0.002394202
+G = round(9.80665 / SCALE)  # counts, 1 g
 # Raw readings (sensor axes). The fixture's mount matrix swaps x and y: iio-sensor-proxy calls the
 # device "normal" when its y axis points down, "left-up" when x points up.
 FLAT = (0, 0, G)
@@ -211,6 +213,7 @@ class Scene:
         shutil.copy(shim, self.shim)
         self.testbed = UMockdev.Testbed.new()
         text = iio_drivers.fixture_text(kind, iio_drivers.udev_proxy_type(kind))
+        text = text.replace("A: in_accel_scale=0.000598550\\n", "A: in_accel_scale=%.9f\\n" % SCALE)
         if not self.testbed.add_from_string(text):
             raise RuntimeError("umockdev did not take the %s fixture" % kind)
         self.bus_path = os.path.join(self.dir, "system_bus_socket")
