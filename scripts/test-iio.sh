@@ -2,18 +2,21 @@
 # The IIO tests (Tests/IIOSensorsTests): real libudev and libiio against a fake sysfs and /dev
 # made by umockdev, run under its preload (umockdev-wrapper). The device tests skip themselves
 # without the preload, so this script fails if they were skipped. Then the kernel's exclusivity
-# model (Tests/IIOExclusivity/iio-exclusivity.c) by itself, and shaked beside the real
-# iio-sensor-proxy in each of its modes under that model (docs/sensor-sharing.md).
+# model (Tests/IIOExclusivity/iio-exclusivity.c) by itself, shaked beside the real iio-sensor-proxy
+# in each of its modes under that model, Debian 12's 3.0 and Debian 13's 3.7, and the sharing matrix
+# (docs/sensor-sharing.md).
 #
 #   scripts/test-iio.sh                      # builds into .build, then tests
 #   SCRATCH_PATH=.build-iio scripts/test-iio.sh
 #
 # Needs the Debian packages umockdev libumockdev-dev libiio-dev libiio-utils libudev-dev, and for
-# the sharing tests iio-sensor-proxy, python3-gi, gir1.2-umockdev-1.0, dbus and a C compiler
-# (installed here when missing).
+# the sharing tests iio-sensor-proxy, python3-gi, gir1.2-umockdev-1.0, dbus, python3-dbusmock and a C
+# compiler (installed here when missing), and a Debian 13 root (scripts/debian-root.sh, debootstrap).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/ensure-packages.sh iio-sensor-proxy python3-gi gir1.2-umockdev-1.0 dbus gcc
+scripts/ensure-packages.sh iio-sensor-proxy python3-gi gir1.2-umockdev-1.0 dbus gcc python3-dbusmock util-linux
+# Debian 13's iio-sensor-proxy 3.7 runs from a Debian 13 root (made once per machine; docs/testing.md).
+scripts/debian-root.sh --suite trixie --arch amd64 iio-sensor-proxy umockdev libumockdev0 >/dev/null
 
 for tool in umockdev-wrapper pkg-config; do
     command -v "$tool" >/dev/null || {
@@ -42,5 +45,11 @@ echo "== the exclusivity model"
 python3 Tests/IIOExclusivity/test_model.py "$shim"
 echo "== the driver kinds as umockdev devices (Tests/harness/shaked_harness/iio_drivers.py)"
 "$(scripts/python-env.sh)" Tests/IIOExclusivity/test_drivers.py "$shim"
-echo "== shaked beside iio-sensor-proxy"
-"$(scripts/python-env.sh)" -W ignore::ResourceWarning -m shaked_harness.iio_sharing --shim "$shim" --shaked "$bin/shaked"
+python=$(scripts/python-env.sh)
+for version in 3.0 3.7; do
+    echo "== shaked beside iio-sensor-proxy $version"
+    "$python" -W ignore::ResourceWarning -m shaked_harness.iio_sharing --shim "$shim" --shaked "$bin/shaked" \
+        --proxy "$version"
+done
+echo "== the sharing matrix: {3.0, 3.7} x driver kinds x who starts first (docs/sensor-sharing.md)"
+"$python" -W ignore::ResourceWarning -m shaked_harness.iio_matrix --shim "$shim" --shaked "$bin/shaked"

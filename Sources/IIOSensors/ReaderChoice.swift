@@ -27,8 +27,9 @@ enum ReaderChoice {
                 return (
                     polled,
                     othersBuffer
-                        ? "; beside \(DeviceSharing.describeUser(of: info))'s buffer, whose raw readings this driver answers"
-                        : "; beside iio-sensor-proxy, which needs the buffer and the node free to rotate the screen"
+                        ? "; the accelerometer is in use by \(DeviceSharing.describeUser(of: info)) (its IIO buffer "
+                            + "enabled): polling in_accel_*_raw, which this driver answers beside it"
+                        : "; polling beside iio-sensor-proxy, which needs the buffer and the node free to rotate the screen"
                 )
             } catch where error.code == .busy && othersBuffer && info.preferredMode == .buffered {
                 // Raw reads refused while the other's buffer runs: share the buffer instead.
@@ -42,8 +43,8 @@ enum ReaderChoice {
                 info: info, wantedRate: configuration.rate, wakeupsPerSecond: configuration.wakeupsPerSecond)
             return (
                 shared,
-                "; sharing the buffer of \(DeviceSharing.describeUser(of: info)) in time, since this driver refuses "
-                    + "raw reads while it runs"
+                "; the accelerometer is in use by \(DeviceSharing.describeUser(of: info)) (its IIO buffer enabled), and "
+                    + "this driver refuses raw reads while it runs: sharing the buffer in time"
             )
         }
         // A rotation service, no buffer enabled, nothing to poll: a buffer of our own, as alone.

@@ -1,0 +1,109 @@
+@testable import IIOSensors
+import Testing
+
+/// When the time-shared reader opens the node, beside a reader that drains the buffer every 700 ms
+/// (iio-sensor-proxy): no device, only the schedule.
+struct DrainScheduleTests {
+    let ms: Int64 = 1_000_000
+
+    @Test func withoutAPhaseItReadsEveryInterval() {
+        let schedule = DrainSchedule(rate: 100)
+        #expect(schedule.nextOtherRead(after: 5_000 * ms) == nil)
+        #expect(schedule.nextRead(after: 5_000 * ms, interval: 100 * ms) == 5_100 * ms)
+    }
+
+    @Test func aFullReadIsNoDrain() {
+        var schedule = DrainSchedule(rate: 100)
+        #expect(schedule.observe(readAt: 1_100 * ms, previousReadAt: 1_000 * ms, scans: 10) == 0)
+        #expect(schedule.observe(readAt: 1_200 * ms, previousReadAt: 1_100 * ms, scans: 9) == 0)
+        #expect(schedule.lastOtherRead == nil)
+    }
+
+    @Test func missingScansPlaceTheOthersRead() throws {
+        var schedule = DrainSchedule(rate: 100)
+        // The other read at 1040 ms: only the 6 scans since are left at 1100 ms.
+        #expect(schedule.observe(readAt: 1_100 * ms, previousReadAt: 1_000 * ms, scans: 6) == 4)
+        let seen = try #require(schedule.lastOtherRead)
+        #expect(abs(seen - 1_040 * ms) <= 10 * ms)
+        #expect(schedule.nextOtherRead(after: 1_100 * ms) == seen + DrainSchedule.otherPeriod)
+    }
+
+    @Test func aRefusedOpenIsTheOtherReadingNow() {
+        var schedule = DrainSchedule(rate: 100)
+        schedule.otherIsReading(at: 2_000 * ms)
+        #expect(schedule.lastOtherRead == 2_000 * ms)
+        // Right after it, the next read waits until the window has passed.
+        #expect(schedule.nextRead(after: 2_000 * ms, interval: 5 * ms) >= 2_000 * ms + schedule.guardAfter)
+    }
+
+    @Test(arguments: [100.0, 10.0])
+    func itReadsJustBeforeTheWindowAndNeverInIt(rate: Double) {
+        var schedule = DrainSchedule(rate: rate)
+        schedule.otherIsReading(at: 0)
+        var last = 10 * ms
+        var times: [Int64] = []
+        for _ in 0..<60 {
+            last = schedule.nextRead(after: last, interval: 100 * ms)
+            times.append(last)
+        }
+        for time in times {
+            let phase = time % DrainSchedule.otherPeriod
+            let inWindow = phase >= DrainSchedule.otherPeriod - schedule.guardBefore || phase <= schedule.guardAfter
+            #expect(!inWindow, "a read at \(time / ms) ms falls in the other's window")
+        }
+        // One read lands just before each window (within 1 ms of its start).
+        let before = times.filter {
+            let untilOther = DrainSchedule.otherPeriod - $0 % DrainSchedule.otherPeriod
+            return untilOther > schedule.guardBefore && untilOther <= schedule.guardBefore + 2 * ms
+        }
+        #expect(before.count >= 4)
+    }
+
+    /// Both readers on one simulated buffer: scans every period, the other draining every 700 ms at a
+    /// phase the schedule must learn; it always finds a fresh scan, and this reader loses little.
+    @Test(arguments: [(100.0, 0.06), (50.0, 0.08), (12.5, 0.25)])
+    func bothReadersGetWhatTheyNeed(rate: Double, allowedLoss: Double) {
+        var schedule = DrainSchedule(rate: rate)
+        let period = periodNanoseconds(rate)
+        let phase: Int64 = 333 * ms
+        var fifo = 0  // scans in the buffer
+        var produced: Int64 = 0
+        var mine = 0
+        var taken = 0
+        var emptyForOther = 0
+        var last: Int64 = 0
+        var next = schedule.nextRead(after: 0, interval: 100 * ms)
+        var nextOther = phase
+        let end: Int64 = 30_000 * ms
+        while min(next, nextOther) < end {
+            let now = min(next, nextOther)
+            let arrived = now / period - produced
+            produced += arrived
+            fifo += Int(arrived)
+            if nextOther <= next {
+                if fifo == 0 { emptyForOther += 1 }
+                taken += fifo
+                fifo = 0
+                nextOther += DrainSchedule.otherPeriod
+            } else {
+                mine += fifo
+                _ = schedule.observe(readAt: now, previousReadAt: last, scans: fifo)
+                fifo = 0
+                last = now
+                next = schedule.nextRead(after: now, interval: 100 * ms)
+            }
+        }
+        #expect(emptyForOther <= 1, "the other found the buffer empty \(emptyForOther) times")
+        let loss = Double(taken) / Double(mine + taken)
+        #expect(loss <= allowedLoss, "lost \(loss) at \(rate) Hz")
+    }
+
+    @Test func theMeasuredPeriodIsClamped() {
+        var schedule = DrainSchedule(rate: 100)
+        schedule.setSamplePeriod(0)
+        #expect(schedule.samplePeriod == 100_000)
+        schedule.setSamplePeriod(.max)
+        #expect(schedule.samplePeriod == 10_000_000_000)
+        #expect(schedule.guardBefore > schedule.samplePeriod)
+    }
+}
