@@ -27,9 +27,10 @@
  *    - buffer/length: a value equal to the current length succeeds; another is EBUSY while enabled
  *      (length_store(): "if (val == buffer->length) return len;" comes before the check);
  *    - buffer/watermark: 0 is EINVAL; otherwise EBUSY while enabled (watermark_store());
- *    - trigger/current_trigger: EBUSY while enabled (current_trigger_store() returns -EBUSY when
- *      currentmode == INDIO_BUFFER_TRIGGERED, which an enabled triggered buffer is); a name that
- *      no trigger has clears it (iio_trigger_acquire_by_name() returns NULL);
+ *    - trigger/current_trigger: EBUSY while enabled with a trigger set (current_trigger_store()
+ *      returns -EBUSY when currentmode == INDIO_BUFFER_TRIGGERED, the mode iio_verify_update() picks
+ *      when a trigger is set; a buffer enabled without one runs the driver's FIFO and leaves it
+ *      writable); a name that no trigger has clears it (iio_trigger_acquire_by_name() returns NULL);
  *    - buffer/enable=1 with no scan element enabled is EINVAL (iio_verify_update(): "At least one
  *      scan element must be enabled first"), and, with IIO_EXCLUSIVITY_NEEDS_TRIGGER=1 (a driver
  *      whose only buffer mode is INDIO_BUFFER_TRIGGERED), with current_trigger empty too
@@ -278,7 +279,12 @@ static int refusal(const struct tracked *t, const char *value)
         if (!unsigned_value(value, &number) || number == 0) return EINVAL;
         return buffer_enabled(t->device) ? EBUSY : 0;
     case CURRENT_TRIGGER:
-        return buffer_enabled(t->device) ? EBUSY : 0;
+        /* Triggered mode is the one chosen when a trigger was set at enable (iio_verify_update()); a
+         * FIFO enabled without one (bmc150-accel) leaves the trigger writable. */
+        if (!buffer_enabled(t->device)) return 0;
+        return attribute(t->device, "trigger/current_trigger", text, sizeof text) && text[0] && text[0] != '\n'
+                   ? EBUSY
+                   : 0;
     case BUFFER_ENABLE:
         if (!boolean(value, &state)) return EINVAL;
         if (state == buffer_enabled(t->device) || !state) return 0;

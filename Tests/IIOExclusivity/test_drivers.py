@@ -113,6 +113,11 @@ def inside(kind):
         store(device + "/buffer/enable", "1")
     else:
         check(code == 0, "%s: the buffer runs without a trigger (%s)" % (kind, d.buffer))
+        if d.trigger:
+            check(outcome(lambda: store(device + "/trigger/current_trigger", d.trigger)) == 0,
+                  "%s: current_trigger writable while its FIFO runs" % kind)
+            store(device + "/buffer/enable", "0")
+            store(device + "/buffer/enable", "1")
     if d.trigger:
         check(outcome(lambda: store(device + "/trigger/current_trigger", d.trigger)) == errno.EBUSY,
               "%s: current_trigger busy while buffered" % kind)

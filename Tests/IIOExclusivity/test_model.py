@@ -204,6 +204,10 @@ def check_config_writes():
     expect_value("buffer/length", "256\n", "stdio writes succeed once the buffer is disabled")
     expect_ok(lambda: store("scan_elements/in_accel_y_en", "1"), "scan element enabled once disabled")
     expect_ok(lambda: store("trigger/current_trigger", ""), "current_trigger emptied once disabled")
+    store("buffer/enable", "1")
+    expect_ok(lambda: store("trigger/current_trigger", TRIGGER),
+              "current_trigger set while a buffer runs without one (the driver's FIFO, not triggered mode)")
+    store("buffer/enable", "0")
     expect_errno(errno.EINVAL, lambda: store("scan_elements/in_accel_y_en", "maybe"), "a scan element set to a non-boolean")
 
 
