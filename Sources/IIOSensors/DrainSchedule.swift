@@ -26,6 +26,8 @@ struct DrainSchedule: Sendable, Equatable {
     private(set) var guardAfter: Int64
     /// The last time the other was seen reading (estimated to within half a sample period), if ever.
     private(set) var lastOtherRead: Int64?
+    /// The first of the reads since the last scan that found the buffer empty, if the last read did.
+    private var emptyReadAt: Int64?
 
     /// A schedule for a buffer running at `rate` Hz.
     init(rate: Double) {
@@ -44,7 +46,25 @@ struct DrainSchedule: Sendable, Equatable {
 
     /// Records a read made at `now` that got `scans` scans, the previous one at `previous`; returns
     /// how many scans the other took in between (0 when none).
-    mutating func observe(readAt now: Int64, previousReadAt previous: Int64, scans: Int) -> Int {
+    ///
+    /// With the scans' times (`firstScan` of this read, `previousLastScan` of the last one that got
+    /// any), a gap of more than half a period beyond one period between them is the other's read,
+    /// placed just before the first scan left (and not after an empty read since, which it preceded).
+    /// Without them, the count: fewer scans than the time since the last read holds, by two or more.
+    mutating func observe(
+        readAt now: Int64, previousReadAt previous: Int64, scans: Int, firstScan: Int64? = nil,
+        previousLastScan: Int64? = nil
+    ) -> Int {
+        // An empty read when a scan was due (more than a period and a half since the last one) means
+        // the other had already taken it.
+        let due = previousLastScan.map { now &- $0 > samplePeriod &* 3 / 2 } ?? false
+        defer { emptyReadAt = scans == 0 && due ? (emptyReadAt ?? now) : (scans == 0 ? emptyReadAt : nil) }
+        if let first = firstScan, let last = previousLastScan {
+            let missing = Int((first &- last &+ samplePeriod / 2) / samplePeriod) - 1
+            guard missing >= 1 else { return 0 }
+            lastOtherRead = min(first &- samplePeriod / 2, emptyReadAt ?? .max)
+            return missing
+        }
         let expected = Int((now &- previous) / samplePeriod)
         let taken = expected - scans
         // One scan of slack for the phase of the sample clock.
@@ -76,9 +96,9 @@ struct DrainSchedule: Sendable, Equatable {
         let end = other &+ guardAfter
         if last < start && candidate >= start {
             // Read once more just before the window, unless that is hardly later than the last read.
-            candidate = start &- 1_000_000 &- last >= 5_000_000 ? start &- 1_000_000 : end
+            candidate = start &- 1_000_000 &- last >= 5_000_000 ? start &- 1_000_000 : end &+ 1_000_000
         } else if candidate >= start && candidate <= end || last >= start && last <= end {
-            candidate = max(candidate, end)
+            candidate = max(candidate, end &+ 1_000_000)
         }
         return candidate
     }

@@ -36,6 +36,8 @@ final class TimeSharedReader: SampleReader {
     private let interval: Int64
     private var schedule: DrainSchedule
     private var lastRead: Int64
+    /// The time of the last scan read, if any.
+    private var lastScan: Int64?
     /// Since when every open met EBUSY (monotonic ns).
     private var busySince: Int64?
     /// How long the other process may hold the node before sharing counts as impossible.
@@ -139,8 +141,12 @@ final class TimeSharedReader: SampleReader {
         close(fd)
         if let failure { throw failure }
         let scans = bytes / decoder.scanBytes
+        let before = samples.count
         decode(scans: scans, readTime: now, into: &samples)
-        lostScans += schedule.observe(readAt: now, previousReadAt: lastRead, scans: scans)
+        let first = samples.count > before ? samples[before].timestamp : nil
+        lostScans += schedule.observe(
+            readAt: now, previousReadAt: lastRead, scans: scans, firstScan: first, previousLastScan: lastScan)
+        if samples.count > before { lastScan = samples[samples.count - 1].timestamp }
         readScans += scans
         lastRead = now
         if scans == 0 && !DeviceSharing.bufferEnabled(info) {

@@ -28,6 +28,23 @@ struct DrainScheduleTests {
         #expect(schedule.nextOtherRead(after: 1_100 * ms) == seen + DrainSchedule.otherPeriod)
     }
 
+    @Test func aGapBetweenScanTimesPlacesTheOthersRead() throws {
+        var schedule = DrainSchedule(rate: 12.5)  // 80 ms
+        // Scans at 0, 80, ... ; the last read got the one at 400 ms, this one starts at 720: the other
+        // took 480, 560 and 640.
+        #expect(
+            schedule.observe(
+                readAt: 750 * ms, previousReadAt: 450 * ms, scans: 1, firstScan: 720 * ms, previousLastScan: 400 * ms)
+                == 3)
+        let seen = try #require(schedule.lastOtherRead)
+        #expect(seen > 640 * ms && seen < 720 * ms)
+        // Consecutive scans are no gap.
+        var other = DrainSchedule(rate: 12.5)
+        #expect(other.observe(readAt: 900 * ms, previousReadAt: 800 * ms, scans: 1, firstScan: 880 * ms,
+                              previousLastScan: 800 * ms) == 0)
+        #expect(other.lastOtherRead == nil)
+    }
+
     @Test func aRefusedOpenIsTheOtherReadingNow() {
         var schedule = DrainSchedule(rate: 100)
         schedule.otherIsReading(at: 2_000 * ms)
@@ -61,13 +78,14 @@ struct DrainScheduleTests {
 
     /// Both readers on one simulated buffer: scans every period, the other draining every 700 ms at a
     /// phase the schedule must learn; it always finds a fresh scan, and this reader loses little.
-    @Test(arguments: [(100.0, 0.06), (50.0, 0.08), (12.5, 0.25)])
+    @Test(arguments: [(100.0, 0.05), (50.0, 0.06), (12.5, 0.25)])
     func bothReadersGetWhatTheyNeed(rate: Double, allowedLoss: Double) {
         var schedule = DrainSchedule(rate: rate)
         let period = periodNanoseconds(rate)
         let phase: Int64 = 333 * ms
-        var fifo = 0  // scans in the buffer
+        var fifo: [Int64] = []  // arrival times of the scans in the buffer
         var produced: Int64 = 0
+        var lastScan: Int64?
         var mine = 0
         var taken = 0
         var emptyForOther = 0
@@ -77,18 +95,21 @@ struct DrainScheduleTests {
         let end: Int64 = 30_000 * ms
         while min(next, nextOther) < end {
             let now = min(next, nextOther)
-            let arrived = now / period - produced
-            produced += arrived
-            fifo += Int(arrived)
+            while (produced + 1) * period <= now {
+                produced += 1
+                fifo.append(produced * period)
+            }
             if nextOther <= next {
-                if fifo == 0 { emptyForOther += 1 }
-                taken += fifo
-                fifo = 0
+                if fifo.isEmpty { emptyForOther += 1 }
+                taken += fifo.count
+                fifo.removeAll()
                 nextOther += DrainSchedule.otherPeriod
             } else {
-                mine += fifo
-                _ = schedule.observe(readAt: now, previousReadAt: last, scans: fifo)
-                fifo = 0
+                mine += fifo.count
+                _ = schedule.observe(
+                    readAt: now, previousReadAt: last, scans: fifo.count, firstScan: fifo.first, previousLastScan: lastScan)
+                if let newest = fifo.last { lastScan = newest }
+                fifo.removeAll()
                 last = now
                 next = schedule.nextRead(after: now, interval: 100 * ms)
             }
