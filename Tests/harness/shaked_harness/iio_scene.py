@@ -80,6 +80,9 @@ class Player(threading.Thread):
         self.shown = None
         self.stopped = threading.Event()
         self.scans_written = 0
+        # The longest time between two ticks during the last replay, in s: on a loaded machine the
+        # player itself can stall, and a shake it did not play is no test of the reader.
+        self.worst_gap = 0.0
         self.show(FLAT)
 
     def hold(self, reading):
@@ -93,6 +96,7 @@ class Player(threading.Thread):
         with self.lock:
             self.trace = ([r[0] - rows[0][0] for r in rows], rows)
             self.trace_start = time.monotonic()
+            self.worst_gap = 0.0
         return rows[-1][0] - rows[0][0]
 
     def _current(self, now):
@@ -142,7 +146,12 @@ class Player(threading.Thread):
     def run(self):
         next_tick = time.monotonic()
         ticks = 0
+        previous = next_tick
         while not self.stopped.is_set():
+            now = time.monotonic()
+            if self.trace is not None:
+                self.worst_gap = max(self.worst_gap, now - previous)
+            previous = now
             if ticks % 20 == 0:
                 self.period = 1.0 / self.rate()
             ticks += 1
