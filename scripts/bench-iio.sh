@@ -13,11 +13,14 @@
 # sample (see `shakectl bench-iio --help`), and iio-sensor-proxy's CPU ms per second over the same
 # window.
 # Then the floor: Tests/harness/iio_floor_reader.c, a C reader that only polls and reads the same
-# buffer, what any reader pays under this harness (the kernel, umockdev's preload).
+# buffer, what any reader pays under this harness (the kernel, umockdev's preload). The time-shared
+# modes: iio-sensor-proxy buffered on a driver that refuses raw reads (under the kernel model), shaked
+# sharing its buffer in time, and the floor doing the same opens, reads and closes every 100 ms.
 #
 #   scripts/bench-iio.sh [RUNS] [SECONDS]     (defaults 3 and 10)
 #   SCRATCH_PATH=.build-iio scripts/bench-iio.sh
 #   SHAKECTL=/path/to/shakectl scripts/bench-iio.sh   (another build, for A/B; skips the build)
+#   BENCH_MODES="time-shared floor-time-shared" scripts/bench-iio.sh   (only these modes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-3}
@@ -35,10 +38,13 @@ python=$(scripts/python-env.sh)
 # The floor: a reader in C that only polls and reads the buffer, under the same testbed.
 floor=$(mktemp -d)/iio-floor-reader
 cc -O2 -Wall -Wextra -Werror -o "$floor" Tests/harness/iio_floor_reader.c
-for mode in buffered buffered-moving polled floor; do
+# The kernel model, for the time-shared modes (iio-sensor-proxy's buffer enabled, raw reads refused).
+export IIO_EXCLUSIVITY_SHIM=$(dirname "$floor")/libiio-exclusivity.so
+cc -O2 -Wall -Wextra -Werror -shared -fPIC -o "$IIO_EXCLUSIVITY_SHIM" Tests/IIOExclusivity/iio-exclusivity.c -ldl
+for mode in ${BENCH_MODES:-buffered buffered-moving polled floor time-shared time-shared-moving floor-time-shared}; do
     for run in $(seq "$runs"); do
         printf '%s run %s: ' "$mode" "$run"
-        "$python" -m shaked_harness.bench_iio_beside_proxy "$([ "$mode" = floor ] && echo "$floor" || echo "$SHAKECTL")" \
+        "$python" -m shaked_harness.bench_iio_beside_proxy "$(case $mode in floor*) echo "$floor" ;; *) echo "$SHAKECTL" ;; esac)" \
             "$mode" "$seconds"
     done
 done

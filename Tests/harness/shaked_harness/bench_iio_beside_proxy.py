@@ -10,6 +10,12 @@ iio-sensor-proxy's CPU over the same seconds added (proxyCpuMillisecondsPerSecon
 iio-sensor-proxy runs polled (IIO_SENSOR_PROXY_TYPE=iio-poll-accel), as Debian 12's 3.0 does on
 phones (docs/sensor-sharing.md); the driver allows raw reads, so both read at once.
 
+MODE time-shared (and floor-time-shared): iio-sensor-proxy runs buffered instead (the fixture's
+trigger named accel_3d-dev0, as 3.0 wants), its buffer enabled, on a driver that refuses raw reads
+while buffered, both under the kernel model (IIO_EXCLUSIVITY_SHIM, the library scripts/bench-iio.sh
+builds): shaked then shares the buffer in time (opens, reads and closes the node ten times a second),
+and the floor reader does the same reads (`iio-floor-reader SECONDS --reopen`).
+
 The device lies still unless MODE ends in "-moving" (buffered-moving, polled-moving): then its scans
 sway by 3 m/s² at 1.5 Hz, as in a walking hand, so the detector never finds it at rest and a buffered
 reader is read at every watermark (docs/sensors.md).
@@ -43,8 +49,11 @@ def cpu_seconds(pid):
 def main():
     shakectl, mode, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
     directory = tempfile.mkdtemp(prefix="bench-iio-")
+    moving = mode.endswith("-moving")
+    mode = mode.removesuffix("-moving")
+    shared = mode in ("time-shared", "floor-time-shared")
     testbed = sharing.UMockdev.Testbed.new()
-    testbed.add_from_string(sharing.fixture_text("polled"))
+    testbed.add_from_string(sharing.fixture_text("buffered" if shared else "polled"))
     bus_path = os.path.join(directory, "system_bus_socket")
     with open(os.path.join(directory, "bus.conf"), "w") as f:
         f.write(sharing.BUS_CONFIG % bus_path)
@@ -52,8 +61,9 @@ def main():
     for key in ("LD_PRELOAD", "UMOCKDEV_DIR"):
         bus_env.pop(key, None)
     device_env = dict(bus_env, UMOCKDEV_DIR=testbed.get_root_dir(), LD_PRELOAD=sharing.PRELOAD)
-    moving = mode.endswith("-moving")
-    mode = mode.removesuffix("-moving")
+    if shared:
+        device_env.update(LD_PRELOAD="%s:%s" % (os.environ["IIO_EXCLUSIVITY_SHIM"], sharing.PRELOAD),
+                          IIO_EXCLUSIVITY_CLAIMS_DIRECT_MODE="1")
     # 3 m/s² in raw counts (the fixture's scale is 0.000598550 m/s² a count): twice the detector's calm level.
     feeder = sharing.Feeder(testbed, sway=5012 if moving else 0)
     feeder.set((400, -200, 16384))
@@ -75,9 +85,11 @@ def main():
         sharing.wait_until(lambda: any("Has accelerometer" in line for line in monitor.lines), 10)
         if mode == "floor":  # SHAKECTL is then the floor reader (Tests/harness/iio_floor_reader.c)
             command = [shakectl, str(seconds)]
+        elif mode == "floor-time-shared":
+            command = [shakectl, str(seconds), "--reopen"]
         else:
-            command = [shakectl, "bench-iio", "--mode", mode, "--rate", "100", "--seconds", str(seconds),
-                       "--format", "json"]
+            command = [shakectl, "bench-iio", "--mode", "automatic" if shared else mode, "--rate", "100",
+                       "--seconds", str(seconds), "--format", "json"]
         bench = subprocess.Popen(command, env=device_env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                  text=True)
         time.sleep(1.5)  # shakectl's one-second warm-up, then the same window for both
