@@ -28,7 +28,7 @@ struct ReadingLoop {
     /// a batch is lent, and reused once it returns.
     private let deliver: (SourceEvent) -> Bool
 
-    private var reader: (any SampleReader)?
+    var reader: (any SampleReader)?
     /// The device this loop has claimed in ``DeviceClaims`` (held while `reader` is open).
     private var claimed: String?
     /// The device is still open in another loop; its release nudges this one.
@@ -47,19 +47,13 @@ struct ReadingLoop {
     private var restingUntil: Int64?
     private var backoff: RetryBackoff
     /// When a rotation service (iio-sensor-proxy) was last seen running (monotonic ns).
-    private var rotationServiceSeenAt: Int64?
+    var rotationServiceSeenAt: Int64?
     /// When the reader was last replaced at once because another process changed the sharing (monotonic ns).
-    private var lastQuickReopen: Int64?
+    var lastQuickReopen: Int64?
     /// When a buffered reader last delivered samples (monotonic ns).
-    private var lastSamplesAt: Int64?
-    /// How long a rotation service is taken to be around after it was last seen (a restart).
-    static let rotationServiceMemory: Int64 = 10_000_000_000
-    /// How often a buffer of our own looks for a rotation service that started since (a scan of /proc).
-    static let serviceCheckPeriod: Int64 = 3_000_000_000
+    var lastSamplesAt: Int64?
     /// When a buffer of our own looks for a rotation service next (monotonic ns).
-    private var nextServiceCheck: Int64 = 0
-    /// How long a buffer of our own may stay silent before its enable is checked.
-    static let ownBufferSilence: Int64 = 1_000_000_000
+    var nextServiceCheck: Int64 = 0
 
     #if DEBUG
         /// Test seam, not in release builds: how long closing a reader takes, in ms, as with a
@@ -177,7 +171,11 @@ struct ReadingLoop {
         restingUntil = nil
         let now = monotonicNanoseconds()
         lastSamplesAt = reader.mode == .buffered ? now : nil
-        nextServiceCheck = now &+ Self.serviceCheckPeriod
+        // Only an automatic reader that puts rotation first gives way; for any other the check never comes
+        // (a deadline left in the past would make every poll return at once).
+        nextServiceCheck =
+            configuration.priority == .rotation && configuration.mode == .automatic
+            ? now &+ Self.serviceCheckPeriod : .max
         backoff.succeeded(now: now)
         silenceDeadline =
             reader.mode == .buffered && configuration.mode == .automatic && reader.info.hasRawAttributes
@@ -191,7 +189,7 @@ struct ReadingLoop {
     }
 
     /// Closes the reader (disabling the buffer, destroying the libiio context), then releases the device.
-    private mutating func closeReader() {
+    mutating func closeReader() {
         #if DEBUG
             let delay = Self.closeDelayMillisecondsForTesting.load(ordering: .relaxed)
             if reader != nil, delay > 0 { usleep(UInt32(clamping: delay) * 1000) }
@@ -239,7 +237,7 @@ struct ReadingLoop {
     }
 
     /// Delivers the samples read so far; a buffered reader rests after them if they may wait.
-    private mutating func flush() {
+    mutating func flush() {
         pendingSince = nil
         guard !batch.isEmpty else { return }
         let canWait = deliver(.samples(batch))
@@ -272,40 +270,7 @@ struct ReadingLoop {
         }
     }
 
-    /// Whether a rotation service runs now or ran lately (it may be restarting).
-    private mutating func rotationServiceNearby() -> Bool {
-        let now = monotonicNanoseconds()
-        if DeviceSharing.rotationService() != nil { rotationServiceSeenAt = now }
-        return rotationServiceSeenAt.map { now &- $0 < Self.rotationServiceMemory } ?? false
-    }
-
-    /// A buffer of our own that went silent: when another process disabled it (iio-sensor-proxy's
-    /// set-up tears down a buffer it cannot configure), the reader is chosen again at once.
-    private mutating func checkOwnBuffer(now: Int64) {
-        guard let reader, reader.mode == .buffered else { return }
-        if configuration.priority == .rotation && configuration.mode == .automatic, now >= nextServiceCheck {
-            // A rotation service that started after this buffer: iio-sensor-proxy 3.0 polls raw
-            // attributes, which this buffer makes fail on most drivers, and touches no buffer, so
-            // only its process shows it is there.
-            nextServiceCheck = now &+ Self.serviceCheckPeriod
-            if DeviceSharing.rotationService() != nil {
-                flush()
-                closeReader()
-                lastQuickReopen = now
-                tryReopen()
-                return
-            }
-        }
-        guard let last = lastSamplesAt, now &- last >= Self.ownBufferSilence else { return }
-        lastSamplesAt = now
-        guard !DeviceSharing.bufferEnabled(reader.info) else { return }
-        flush()
-        closeReader()
-        lastQuickReopen = now
-        tryReopen()
-    }
-
-    private mutating func tryReopen() {
+    mutating func tryReopen() {
         do { try open() } catch { failed(error) }
     }
 

@@ -53,3 +53,31 @@ struct PeriodicTimer: ~Copyable {
         return count == 8 ? ticks : 0
     }
 }
+
+/// An owning one-shot `timerfd` on CLOCK_MONOTONIC, armed at absolute times, closed in `deinit`.
+struct OneShotTimer: ~Copyable {
+    /// The descriptor, readable once the time armed has come.
+    let fd: Int32
+
+    /// Creates a disarmed timer.
+    init() throws(IIOError) {
+        fd = try checkErrno("timerfd_create") { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }
+    }
+
+    deinit { close(fd) }
+
+    /// Arms the timer for the monotonic time `time` (ns); a time past fires at once.
+    func arm(at time: Int64) throws(IIOError) {
+        let at = max(time, 1)
+        var spec = itimerspec(
+            it_interval: timespec(), it_value: timespec(tv_sec: Int(at / 1_000_000_000), tv_nsec: Int(at % 1_000_000_000)))
+        _ = try checkErrno("timerfd_settime") { timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &spec, nil) }
+    }
+
+    /// Whether the time came since the last call.
+    func consume() throws(IIOError) -> Bool {
+        var ticks: UInt64 = 0
+        let count = try checkErrnoNonBlocking("read", path: "timerfd") { Glibc.read(fd, &ticks, 8) }
+        return count == 8 && ticks > 0
+    }
+}

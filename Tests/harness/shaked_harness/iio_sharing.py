@@ -1,24 +1,27 @@
 """shaked beside the real iio-sensor-proxy on one fake accelerometer, in each of its modes.
 
 For each case (iio-sensor-proxy buffered or polled, a driver that claims direct mode or not):
-a umockdev testbed made here (gi's UMockdev) holds the accelerometer; iio-sensor-proxy (Debian's)
-runs on a private system bus and `monitor-sensor --accel` claims the accelerometer as the shell
-does; then the real shaked starts, an app takes the context so shaked reads, and the device is
-turned twice (flat -> normal -> left-up) through both its buffer and its raw attributes.
-Both iio-sensor-proxy and shaked run under iio-exclusivity.c, the kernel's exclusivity model.
+a umockdev testbed made here (gi's UMockdev) holds the accelerometer; iio-sensor-proxy (Debian 12's
+3.0, or Debian 13's 3.7 with --proxy 3.7: iio_proxy.py) runs on a private system bus and
+`monitor-sensor --accel` claims the accelerometer as the shell does; then the real shaked starts, an
+app takes the context so shaked reads, and the device is turned twice (flat -> normal -> left-up)
+through both its buffer and its raw attributes. Both iio-sensor-proxy and shaked run under
+iio-exclusivity.c, the kernel's exclusivity model.
 
 Checked per case: whether each orientation change reaches monitor-sensor, whether shaked's
 samplesRead grows, what GetStatus says about the sensor, and what the app in context and the
 prompt agent are told (the "sensor" replies of Subscribe and RegisterAgent). Expected:
-  - rotation always works with the default Priority=rotation;
-  - shaked reads wherever the kernel lets two readers share the device; where it does not
-    (iio-sensor-proxy buffered, a driver that claims direct mode) shaked reads nothing, its
-    status names iio-sensor-proxy, and the app and the agent are told the same reason;
+  - rotation always works with the default Priority=rotation, and shaked reads in every case: it
+    polls the raw attributes where the driver answers them, and shares iio-sensor-proxy's buffer in
+    time where the driver refuses them (buffered, claims direct mode); the app is not told that
+    shake to undo is unavailable;
   - with Priority=shake in that case, shaked reads and rotation stops.
+The matrix of driver kinds and events is iio_matrix.py.
 
 Usage (as root, from scripts/test-iio.sh, with the Python of scripts/python-env.sh):
-  PYTHON -m shaked_harness.iio_sharing --shim LIB.so --shaked PATH [--case NAME]
-Needs iio-sensor-proxy, umockdev, gir1.2-umockdev-1.0, python3-gi, dbus-daemon and busctl.
+  PYTHON -m shaked_harness.iio_sharing --shim LIB.so --shaked PATH [--proxy 3.0|3.7] [--case NAME]
+Needs iio-sensor-proxy, umockdev, gir1.2-umockdev-1.0, python3-gi, dbus-daemon, busctl and
+python3-dbusmock; for 3.7, the Debian 13 root of scripts/debian-root.sh.
 """
 
 import argparse
