@@ -68,4 +68,38 @@ extension DeviceTests {
         await recorder.stop()
         withExtendedLifetime(holder) {}
     }
+
+    /// Another process's buffer on a driver with nothing else to read (no raw attributes): shared in
+    /// time, its set-up left as it was, every scan read in order and spaced by its own timestamps.
+    @Test func anotherProcesssBufferIsSharedInTimeWhenNothingElseCanBeRead() async throws {
+        let bed = Testbed()
+        var fake = FakeAccelerometer()
+        fake.rawAttributes = false
+        try bed.add(fake.text)
+        let holder = try NodeHolder()  // iio-sensor-proxy, which enabled every scan element and the buffer
+        for element in ["in_accel_x", "in_accel_y", "in_accel_z", "in_timestamp"] {
+            bed.setAttribute(fake.devpath, "scan_elements/\(element)_en", "1")
+        }
+        bed.setAttribute(fake.devpath, "buffer/enable", "1")
+
+        let recorder = EventRecorder(AccelerometerSource(configuration: .init(mode: .automatic)))
+        #expect(await recorder.wait { $0.contains { $0.returnedText?.contains("time-shared") == true } })
+        #expect(recorder.all.compactMap(\.returnedText).last?.contains("in use by sleep") == true)
+        let scans = (0..<30).map { RawScan(x: Int64($0) * 100, y: -200, z: 16384, t: 5_000_000_000 + Int64($0) * 10_000_000) }
+        Self.feed(bed, fake, fake.encode(scans))
+        let samples = await recorder.waitForSamples(30)
+        await recorder.stop()
+        try #require(samples.count == 30)
+        for (i, sample) in samples.enumerated() {
+            #expect(abs(sample.x - Double(i * 100) * 0.000598550) < 1e-6, "sample \(i) out of order or lost")
+        }
+        let steps = zip(samples, samples.dropFirst()).map { $1.timestamp - $0.timestamp }
+        #expect(steps.allSatisfy { $0 > 0 })
+        #expect(steps.filter { $0 == 10_000_000 }.count >= 27, "spaced by the scans' own timestamps: \(steps)")
+        for file in ["buffer/enable", "scan_elements/in_accel_x_en", "scan_elements/in_timestamp_en"] {
+            let value = try String(contentsOfFile: bed.root + "/sys" + fake.devpath + "/" + file, encoding: .utf8)
+            #expect(value.hasPrefix("1"), "\(file) must stay as the other process set it")
+        }
+        withExtendedLifetime(holder) {}
+    }
 }
