@@ -34,6 +34,11 @@ public enum SessionPresence: String, Sendable, Equatable {
     case idle
     /// The session's screen is locked (`LockedHint`); it wins over idle.
     case locked
+
+    /// The presence logind's hints of a session give: locked wins over idle, and neither is in use.
+    public init(locked: Bool, idle: Bool) {
+        self = locked ? .locked : idle ? .idle : .inUse
+    }
 }
 
 /// Why the sensor is off, as `GetStatus` (`sensorOff`), `shakectl status` and the journal say it.

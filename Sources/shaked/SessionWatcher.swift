@@ -14,7 +14,7 @@ struct SessionWatcher: Service {
     static func presence(_ hints: SessionHints) -> SessionPresence {
         switch hints {
         case .unreachable, .noActiveSession: .unknown
-        case .active(_, let locked, let idle): locked ? .locked : idle ? .idle : .inUse
+        case .active(_, let locked, let idle): SessionPresence(locked: locked, idle: idle)
         }
     }
 

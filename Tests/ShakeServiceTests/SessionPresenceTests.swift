@@ -19,6 +19,15 @@ struct SessionPresenceTests {
     }
 
     @Test(
+        "logind's two hints make one presence: locked wins over idle",
+        arguments: [
+            (false, false, SessionPresence.inUse), (false, true, .idle), (true, false, .locked), (true, true, .locked),
+        ])
+    func presence(locked: Bool, idle: Bool, expected: SessionPresence) {
+        #expect(SessionPresence(locked: locked, idle: idle) == expected)
+    }
+
+    @Test(
         "the sensor's demand, and why it is off",
         arguments: [
             // session, an app in context, its user's Shake to Undo, why the sensor is off (nil: on)
