@@ -14,7 +14,7 @@ import unittest
 
 import dbus
 
-from shaked_harness.daemon import UNDO, App, Daemon
+from shaked_harness.daemon import UNDO, App, Daemon, prompt
 from shaked_harness.private_bus import BUS_CONFIG
 
 LOGIN = "org.freedesktop.login1"
@@ -124,12 +124,22 @@ class SessionHintsTest(unittest.TestCase):
 
                 session.SetLockedHint(True, dbus_interface=SESSION)
                 locked = wait_status(self, daemon, False, "the session is locked", "locked")
-                time.sleep(0.5)
-                self.assertEqual(status(daemon)["samplesRead"], locked["samplesRead"], "not one sample read while locked")
-                self.assertEqual(status(daemon)["currentApp"], "org.example.Notes", "the app keeps its context")
+                daemon.client().open("io.shaked.Demo", namespaced=False).Shake()
+                time.sleep(1.5)
+                after = status(daemon)
+                self.assertEqual(after["samplesRead"], locked["samplesRead"], "not one sample read while locked")
+                self.assertNotIn("lastShakeAgo", after, "a shake while locked is not recognized")
+                self.assertEqual(after["currentApp"], "org.example.Notes", "the app keeps its context")
 
                 session.SetLockedHint(False, dbus_interface=SESSION)
                 wait_status(self, daemon, True, None, "unlocked")
+                time.sleep(0.5)
+                daemon.client().open("io.shaked.Demo", namespaced=False).Shake()
+                event = app.next_event()
+                self.assertEqual((event["kind"], event["intent"], event["actionName"]), ("intent", "intent-1", "Typing"),
+                                 "unlocked, a shake reaches the app in front; the one while locked made no intent")
+                app.calls.AnswerIntent(token=app.token, intent="intent-1", prompt=prompt())
+                app.calls.Choose(token=app.token, intent="intent-1", choice="cancel")
 
                 # IdleHint as logind announces it: the property set, PropertiesChanged sent.
                 session.UpdateProperties(SESSION, {"IdleHint": True}, dbus_interface=MOCK)
