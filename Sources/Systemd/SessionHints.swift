@@ -57,9 +57,9 @@ extension Logind {
             let watch = SessionWatch(bus: bus, stop: stop, continuation: continuation)
             // Without a thread the stream ends, rather than staying silent for good.
             if !startDetachedThread({ watch.run() }) {
-                try? stop.close()
                 continuation.yield(.unreachable("no thread to watch the system bus"))
                 continuation.finish()
+                try? stop.close()
             }
         }
     }
@@ -97,8 +97,10 @@ private final class SessionWatch: @unchecked Sendable {
 
     func run() {
         defer {
-            try? stop.close()
+            // Finished first: finishing runs onTermination, which writes to `stop`; closed after, so
+            // that write never lands on a descriptor number reused by then.
             continuation.finish()
+            try? stop.close()
         }
         let userdata = Unmanaged.passUnretained(self).toOpaque()
         do {
