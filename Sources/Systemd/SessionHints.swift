@@ -105,14 +105,16 @@ private final class SessionWatch: @unchecked Sendable {
         let userdata = Unmanaged.passUnretained(self).toOpaque()
         do {
             for rule in Self.rules {
-                try bus.addMatch(rule, handler: { message, userdata, _ in
-                    guard let message, let userdata else { return 0 }
-                    let watch = Unmanaged<SessionWatch>.fromOpaque(userdata).takeUnretainedValue()
-                    watch.signal(
-                        path: sd_bus_message_get_path(message).map { String(cString: $0) },
-                        member: sd_bus_message_get_member(message).map { String(cString: $0) })
-                    return 0
-                }, userdata: userdata)
+                try bus.addMatch(
+                    rule,
+                    handler: { message, userdata, _ in
+                        guard let message, let userdata else { return 0 }
+                        let watch = Unmanaged<SessionWatch>.fromOpaque(userdata).takeUnretainedValue()
+                        watch.signal(
+                            path: sd_bus_message_get_path(message).map { String(cString: $0) },
+                            member: sd_bus_message_get_member(message).map { String(cString: $0) })
+                        return 0
+                    }, userdata: userdata)
             }
         } catch {
             continuation.yield(.unreachable("can't follow logind's signals (\(error))"))
@@ -173,7 +175,8 @@ private final class SessionWatch: @unchecked Sendable {
         sessionPath = active.path
         // A logind too old for a hint (LockedHint came in systemd 230) leaves it false: as today.
         let interface = "org.freedesktop.login1.Session"
-        let locked = (try? bus.booleanProperty(login, path: active.path, interface: interface, name: "LockedHint")) ?? false
+        let locked =
+            (try? bus.booleanProperty(login, path: active.path, interface: interface, name: "LockedHint")) ?? false
         let idle = (try? bus.booleanProperty(login, path: active.path, interface: interface, name: "IdleHint")) ?? false
         return .active(session: active.name, locked: locked, idle: idle)
     }

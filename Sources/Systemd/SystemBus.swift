@@ -64,7 +64,8 @@ struct SystemBus: ~Copyable {
         var error = sd_bus_error()
         defer { sd_bus_error_free(&error) }
         var value: Int32 = 0
-        let result = sd_bus_get_property_trivial(bus, destination, path, interface, name, &error, CChar(98), &value)  // "b"
+        let boolean = CChar(98)  // "b"
+        let result = sd_bus_get_property_trivial(bus, destination, path, interface, name, &error, boolean, &value)
         guard result >= 0 else { throw SystemBusError(call: "Get \(interface).\(name)", result: result, error) }
         return value != 0
     }
@@ -85,7 +86,9 @@ struct SystemBus: ~Copyable {
         var status = sd_bus_message_enter_container(reply, CChar(114), "so")  // "r": a struct
         if status >= 0 { status = sd_bus_message_read_basic(reply, CChar(115), &first) }  // "s"
         if status >= 0 { status = sd_bus_message_read_basic(reply, CChar(111), &second) }  // "o"
-        guard status >= 0, let first, let second else { throw SystemBusError(call: call, result: min(status, -EBADMSG)) }
+        guard status >= 0, let first, let second else {
+            throw SystemBusError(call: call, result: min(status, -EBADMSG))
+        }
         return (String(cString: first), String(cString: second))
     }
 }

@@ -18,6 +18,10 @@ struct SessionWatcher: Service {
         }
     }
 
+    /// Said once when logind can't be asked (no system bus, or no logind on it).
+    static let unreachableMessage =
+        "logind can't be asked whether the session is locked or idle: the apps in context alone turn the sensor on"
+
     func run() async throws {
         await cancelWhenGracefulShutdown {
             var unreachable = false
@@ -25,12 +29,13 @@ struct SessionWatcher: Service {
                 if case .unreachable(let why) = hints {
                     if !unreachable {
                         logger.info(
-                            "logind can't be asked whether the session is locked or idle: the apps in context alone turn the sensor on",
-                            metadata: ["reason": "\(why)"])
+                            "\(Self.unreachableMessage)", metadata: ["reason": "\(why)"])
                     }
                     unreachable = true
                 } else {
-                    if unreachable { logger.info("logind answers on the system bus", metadata: ["session": "\(hints)"]) }
+                    if unreachable {
+                        logger.info("logind answers on the system bus", metadata: ["session": "\(hints)"])
+                    }
                     unreachable = false
                     logger.debug("session hints", metadata: ["session": "\(hints)"])
                 }
