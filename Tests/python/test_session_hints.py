@@ -186,6 +186,25 @@ class SessionHintsTest(unittest.TestCase):
                 wait_status(self, daemon, False, "the session is idle", "c2 idle; c1's hints no longer count")
                 app.close()
 
+    def test_only_seat0s_active_session_counts(self):
+        with PrivateLogind() as logind:
+            logind.manager.AddSeat("seat0", dbus_interface=MOCK)  # no ActiveSession: ("", "/")
+            logind.manager.AddSession("c9", "seat1", dbus.UInt32(os.getuid()), "person", True, dbus_interface=MOCK)
+            elsewhere = logind.bus.get_object(LOGIN, "/org/freedesktop/login1/session/c9")
+            elsewhere.SetLockedHint(True, dbus_interface=SESSION)
+            with self.daemon(logind) as daemon:
+                app = self.focused_app(daemon)
+                wait_status(self, daemon, True, None, "seat0 without an active session; seat1's is locked")
+                elsewhere.UpdateProperties(SESSION, {"IdleHint": True}, dbus_interface=MOCK)
+                time.sleep(0.5)
+                self.assertTrue(status(daemon)["sensorActive"], "another seat's session changes nothing")
+                # A session arrives on seat0 and becomes its active one, locked: now it counts.
+                session = logind.add_session("c1", os.getuid())
+                session.SetLockedHint(True, dbus_interface=SESSION)
+                wait_status(self, daemon, False, "the session is locked", "seat0's session locked")
+                app.close()
+            self.assertNotIn("logind can't be asked", daemon.output(), "logind answered throughout")
+
     def test_logind_leaving_the_bus_gives_the_sensor_back_to_the_apps(self):
         with PrivateLogind() as logind:
             session = logind.add_session("c1", os.getuid())
