@@ -18,6 +18,7 @@ import dbus
 
 from shaked_harness.daemon import UNDO, App, Daemon, prompt
 from shaked_harness.private_bus import BUS_CONFIG
+from test_service import NotifySocket
 
 LOGIN = "org.freedesktop.login1"
 MOCK = "org.freedesktop.DBus.Mock"
@@ -105,11 +106,11 @@ def wait_status(test, daemon, active, off, what):
 
 
 class SessionHintsTest(unittest.TestCase):
-    def daemon(self, logind):
+    def daemon(self, logind, **env):
         # The seat's user (sd-login, from logind's files, not D-Bus) is pinned to ours, so the app
         # may hold the context whatever the host's logind says.
-        return Daemon("--demo", env={"DBUS_SYSTEM_BUS_ADDRESS": logind.address,
-                                     "SHAKED_TEST_SEAT_UID": str(os.getuid())})
+        return Daemon("--demo", env=dict(env, DBUS_SYSTEM_BUS_ADDRESS=logind.address,
+                                         SHAKED_TEST_SEAT_UID=str(os.getuid())))
 
     def focused_app(self, daemon):
         app = App(daemon)
@@ -159,8 +160,11 @@ class SessionHintsTest(unittest.TestCase):
         with PrivateLogind() as logind:
             session = logind.add_session("c1", os.getuid())
             session.SetLockedHint(True, dbus_interface=SESSION)
-            with self.daemon(logind) as daemon:
+            notify = NotifySocket()
+            with self.daemon(logind, NOTIFY_SOCKET=notify.path, WATCHDOG_USEC="400000") as daemon:
                 wait_status(self, daemon, False, "the session is locked", "locked before the daemon started")
+                # systemctl status says it too: the status line is refreshed with each watchdog ping.
+                notify.wait_for(lambda line: line.startswith("STATUS=Sensor off (the session is locked);"))
                 app = self.focused_app(daemon)
                 time.sleep(0.3)
                 self.assertEqual(status(daemon)["sensorOff"], "the session is locked", "an app can't turn it on")
