@@ -20,7 +20,7 @@ struct SessionWatcher: Service {
 
     /// Said once when logind can't be asked (no system bus, or no logind on it).
     static let unreachableMessage =
-        "logind can't be asked whether the session is locked or idle: the apps in context alone turn the sensor on"
+        "logind can't be asked whether the session is locked or idle: the apps in context alone decide when to read"
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
