@@ -16,10 +16,11 @@ import unittest
 
 import dbus
 
-from shaked_harness.daemon import UNDO, App, Daemon, prompt
+from shaked_harness.daemon import SHAKED, UNDO, App, Daemon, prompt
 from shaked_harness.private_bus import BUS_CONFIG
 from test_service import NotifySocket
 
+SHAKECTL = os.path.join(os.path.dirname(SHAKED), "shakectl")
 LOGIN = "org.freedesktop.login1"
 MOCK = "org.freedesktop.DBus.Mock"
 SESSION = "org.freedesktop.login1.Session"
@@ -163,6 +164,9 @@ class SessionHintsTest(unittest.TestCase):
             notify = NotifySocket()
             with self.daemon(logind, NOTIFY_SOCKET=notify.path, WATCHDOG_USEC="400000") as daemon:
                 wait_status(self, daemon, False, "the session is locked", "locked before the daemon started")
+                text = subprocess.run([SHAKECTL, "status", "--socket", daemon.socket], capture_output=True,
+                                      text=True, check=True).stdout
+                self.assertIn("(off: the session is locked)", text, "shakectl status says why")
                 # systemctl status says it too: the status line is refreshed with each watchdog ping.
                 notify.wait_for(lambda line: line.startswith("STATUS=Sensor off (the session is locked);"))
                 app = self.focused_app(daemon)
