@@ -297,11 +297,13 @@ public actor UndoCoordinator {
         switch presence {
         case .locked, .idle:
             logger.notice(
-                "the session is \(presence.rawValue): the sensor stays off and shakes don't count until it is in use again")
+                "the session is \(presence.rawValue): the sensor stays off and shakes don't count until it is in use")
         case .inUse, .unknown:
-            if machine.session == .locked || machine.session == .idle {
-                logger.notice("the session is in use again: the sensor follows the apps in context")
-            }
+            guard machine.session == .locked || machine.session == .idle else { break }
+            logger.notice(
+                presence == .inUse
+                    ? "the session is in use again: the sensor follows the apps in context"
+                    : "logind no longer says the session is locked or idle: the sensor follows the apps in context")
         }
         apply(machine.sessionChanged(presence, now: .now))
     }
