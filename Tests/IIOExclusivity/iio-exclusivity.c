@@ -49,12 +49,14 @@
  *    4 * delay) with delay one period. The sleep happens once per read from offset 0, as read_raw
  *    runs once per sysfs read.
  *
- * Seen: open/openat/read/pread/write/pwrite/close through the exported symbols, and fopen/fopen64
+ * Seen: open/openat/read/pread (and their _FORTIFY_SOURCE forms)/write/pwrite/close/copy_file_range/
+ * sendfile through the exported symbols (coreutils' cat reads with copy_file_range when its output is a file), and fopen/fopen64
  * of the attributes above (the stream is then a fopencookie(3) stream over a descriptor that these
  * rules see): stdio's fread/fwrite/fprintf run on glibc's internal read and write, which no preload
  * sees, and both libiio (local_write_dev_attr: fopen, fwrite, fflush) and iio-sensor-proxy
  * (_write_sysfs_int, _write_sysfs_string: fopen, fprintf) write attributes that way. Not seen:
- * fdopen/freopen, and the newer buffer0/ directory (libiio 0.24 and iio-sensor-proxy use buffer/).
+ * fdopen/freopen, splice, readv/writev, and the newer buffer0/ directory (libiio 0.24 and
+ * iio-sensor-proxy use buffer/).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -68,6 +70,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/sendfile.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -417,6 +420,48 @@ ssize_t pread64(int fd, void *buffer, size_t count, off64_t offset)
 {
     if (raw_read(fd, offset) != 0) return -1;
     return NEXT(pread64)(fd, buffer, count, offset);
+}
+
+/* _FORTIFY_SOURCE's checked reads, for buffers whose size the compiler knows. */
+ssize_t __read_chk(int fd, void *buffer, size_t count, size_t size);
+ssize_t __pread_chk(int fd, void *buffer, size_t count, off_t offset, size_t size);
+ssize_t __pread64_chk(int fd, void *buffer, size_t count, off64_t offset, size_t size);
+
+ssize_t __read_chk(int fd, void *buffer, size_t count, size_t size)
+{
+    if (lookup(fd) && raw_read(fd, lseek(fd, 0, SEEK_CUR)) != 0) return -1;
+    return NEXT(__read_chk)(fd, buffer, count, size);
+}
+
+ssize_t __pread_chk(int fd, void *buffer, size_t count, off_t offset, size_t size)
+{
+    if (raw_read(fd, offset) != 0) return -1;
+    return NEXT(__pread_chk)(fd, buffer, count, offset, size);
+}
+
+ssize_t __pread64_chk(int fd, void *buffer, size_t count, off64_t offset, size_t size)
+{
+    if (raw_read(fd, offset) != 0) return -1;
+    return NEXT(__pread64_chk)(fd, buffer, count, offset, size);
+}
+
+/* coreutils' cat copies a file to a file with copy_file_range(2), and others use sendfile(2): a read too. */
+ssize_t copy_file_range(int in, off64_t *in_offset, int out, off64_t *out_offset, size_t count, unsigned flags)
+{
+    if (lookup(in) && raw_read(in, in_offset ? *in_offset : lseek(in, 0, SEEK_CUR)) != 0) return -1;
+    return NEXT(copy_file_range)(in, in_offset, out, out_offset, count, flags);
+}
+
+ssize_t sendfile(int out, int in, off_t *offset, size_t count)
+{
+    if (lookup(in) && raw_read(in, offset ? *offset : lseek(in, 0, SEEK_CUR)) != 0) return -1;
+    return NEXT(sendfile)(out, in, offset, count);
+}
+
+ssize_t sendfile64(int out, int in, off64_t *offset, size_t count)
+{
+    if (lookup(in) && raw_read(in, offset ? *offset : lseek(in, 0, SEEK_CUR)) != 0) return -1;
+    return NEXT(sendfile64)(out, in, offset, count);
 }
 
 ssize_t write(int fd, const void *buffer, size_t count)

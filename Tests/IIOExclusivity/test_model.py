@@ -72,6 +72,33 @@ def read_raw(axis="x"):
         os.close(fd)
 
 
+def copied(copy):
+    """Copies in_accel_x_raw to a file with `copy` (os.copy_file_range or os.sendfile)."""
+    source = os.open(DEVICE + "/in_accel_x_raw", os.O_RDONLY)
+    target = os.open("/tmp", os.O_WRONLY | os.O_TMPFILE)
+    try:
+        if copy is os.sendfile:
+            return copy(target, source, None, 64)
+        return copy(source, target, 64)
+    finally:
+        os.close(source)
+        os.close(target)
+
+
+def fortified_read():
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.__read_chk.restype = ctypes.c_ssize_t
+    libc.__read_chk.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_size_t]
+    fd = os.open(DEVICE + "/in_accel_x_raw", os.O_RDONLY)
+    buffer = ctypes.create_string_buffer(64)
+    try:
+        if libc.__read_chk(fd, buffer, 64, 64) < 0:
+            raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+        return buffer.value
+    finally:
+        os.close(fd)
+
+
 def enable_buffer():
     store("scan_elements/in_accel_x_en", "1")
     store("buffer/enable", "1")
@@ -150,10 +177,16 @@ def check_raw_reads(claims):
         expect_errno(errno.EBUSY, lambda: os.pread(fd, 64, 0), "pread of it while enabled")
         os.close(fd)
         expect_errno(errno.EBUSY, lambda: Stdio().read("in_accel_z_raw"), "fread of it through stdio while enabled")
+        for name, copy in [("copy_file_range (coreutils' cat)", os.copy_file_range), ("sendfile", os.sendfile)]:
+            expect_errno(errno.EBUSY, lambda: copied(copy), "%s of it while enabled" % name)
+        expect_errno(errno.EBUSY, fortified_read, "__read_chk (_FORTIFY_SOURCE) of it while enabled")
     else:
         value = expect_ok(read_raw, "raw read with the buffer enabled (driver does not claim direct mode)")
         if value.strip() != b"100":
             fail("raw value %r, expected 100" % value)
+        if expect_ok(lambda: copied(os.copy_file_range), "copy_file_range of it") != 4:
+            fail("copy_file_range copied other than the 4 bytes of '100\\n'")
+        expect_ok(fortified_read, "__read_chk of it")
     expect_ok(lambda: attribute("in_accel_scale"), "other attributes read while enabled")
     store("buffer/enable", "0")
     expect_ok(read_raw, "raw read after the buffer is disabled again")
