@@ -37,8 +37,9 @@
  *      ("Buffer not started: no trigger"); writing the state it already has succeeds (enable_store()).
  *    A write that succeeds replaces the value, as a sysfs store does, shown with a trailing newline
  *    (umockdev's attributes are plain files: opening them O_TRUNC, or writing a shorter value over a
- *    longer one, would otherwise leave an empty or mixed value behind). Every writable attribute
- *    under /sys gets that store behaviour.
+ *    longer one, would otherwise leave an empty or mixed value behind), and opening an attribute
+ *    that does not exist for writing fails (O_CREAT is dropped: sysfs makes no files). Every
+ *    writable attribute under /sys gets that store behaviour.
  *
  * 4. Per-read power-up sleeps: with IIO_EXCLUSIVITY_RAW_READ_PERIODS=N (a decimal), a read of an
  *    in_accel_*_raw attribute sleeps N periods of the device's sampling_frequency (or
@@ -358,10 +359,10 @@ static int raw_read(int fd, off_t offset)
     }
 
 /* The flags to open a descriptor with: a store target loses O_TRUNC, since a refused store must
- * leave the value as it was. */
+ * leave the value as it was, and O_CREAT, since sysfs makes no files (umockdev's directory would). */
 static int effective(const struct tracked *t, int flags)
 {
-    return t && t->kind != RAW ? flags & ~O_TRUNC : flags;
+    return t && t->kind != RAW ? flags & ~(O_TRUNC | O_CREAT) : flags;
 }
 
 int open(const char *path, int flags, ...)

@@ -242,6 +242,18 @@ def check_config_writes():
               "current_trigger set while a buffer runs without one (the driver's FIFO, not triggered mode)")
     store("buffer/enable", "0")
     expect_errno(errno.EINVAL, lambda: store("scan_elements/in_accel_y_en", "maybe"), "a scan element set to a non-boolean")
+    expect_errno(errno.ENOENT, lambda: os.open(DEVICE + "/buffer/no_such_attribute", os.O_WRONLY | os.O_CREAT, 0o644),
+                 "opening an attribute the device lacks, with O_CREAT (sysfs makes no files)")
+    expect_errno(errno.ENOENT, lambda: stdio_open_for_writing("buffer/no_such_attribute"),
+                 "fopen(\"w\") of an attribute the device lacks")
+
+
+def stdio_open_for_writing(name):
+    stdio = Stdio()
+    stream = stdio.libc.fopen(os.path.join(DEVICE, name).encode(), b"w")
+    if not stream:
+        raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+    stdio.libc.fclose(stream)
 
 
 def check_needs_trigger():
