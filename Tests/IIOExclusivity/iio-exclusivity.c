@@ -41,7 +41,15 @@
  *    that does not exist for writing fails (O_CREAT is dropped: sysfs makes no files). Every
  *    writable attribute under /sys gets that store behaviour.
  *
- * 4. Per-read power-up sleeps: with IIO_EXCLUSIVITY_RAW_READ_PERIODS=N (a decimal), a read of an
+ * 4. Rate writes (sampling_frequency, in_accel_sampling_frequency): a value that is not a number is
+ *    EINVAL (the IIO core parses it before the driver sees it); with IIO_EXCLUSIVITY_RATE_LISTED_ONLY=1
+ *    a rate the *_available list does not have is EINVAL (st_sensors_set_odr(), bmc150_accel_set_bw(),
+ *    kxcjk1013_set_odr(), bmi160_set_odr(), st_lsm6dsx_check_odr() look it up in their tables;
+ *    inv_mpu6050_fifo_rate_store() takes any integer from 4 to 1000); with
+ *    IIO_EXCLUSIVITY_RATE_CLAIMS_DIRECT_MODE=1 it is EBUSY while the buffer is enabled
+ *    (st_lsm6dsx_write_raw() calls iio_device_claim_direct_mode(); the others write the rate at any time).
+ *
+ * 5. Per-read power-up sleeps: with IIO_EXCLUSIVITY_RAW_READ_PERIODS=N (a decimal), a read of an
  *    in_accel_*_raw attribute sleeps N periods of the device's sampling_frequency (or
  *    in_accel_sampling_frequency), read at read time, before it returns. st_sensors_read_info_raw()
  *    (drivers/iio/common/st_sensors/st_sensors_core.c, st_accel) enables the chip and
@@ -82,7 +90,7 @@ int __open64_2(const char *path, int flags);
 #define NEXT(name) ((__typeof__(&name))dlsym(RTLD_NEXT, #name))
 
 /* What a descriptor is, for the rules. */
-enum kind { RAW = 1, SCAN_ENABLE, LENGTH, WATERMARK, CURRENT_TRIGGER, BUFFER_ENABLE, OTHER_ATTRIBUTE };
+enum kind { RAW = 1, SCAN_ENABLE, LENGTH, WATERMARK, CURRENT_TRIGGER, BUFFER_ENABLE, RATE, OTHER_ATTRIBUTE };
 
 struct tracked {
     enum kind kind;
@@ -138,7 +146,10 @@ static struct tracked *classify(const char *path, int writing)
             kind = BUFFER_ENABLE;
         else if (rules && parent_length == 7 && strncmp(parent, "trigger", 7) == 0 &&
                  strcmp(base, "current_trigger") == 0) kind = CURRENT_TRIGGER;
-        else if (strncmp(path, "/sys/", 5) == 0 && strcmp(base, "uevent") != 0) {
+        else if (strcmp(base, "sampling_frequency") == 0 || strcmp(base, "in_accel_sampling_frequency") == 0) {
+            kind = RATE;
+            device_end = base;
+        } else if (strncmp(path, "/sys/", 5) == 0 && strcmp(base, "uevent") != 0) {
             kind = OTHER_ATTRIBUTE;
             device_end = base;
         }
@@ -265,6 +276,28 @@ static int trigger_exists(const char *name)
     return found;
 }
 
+/* A rate write: the IIO core parses the number first (iio_write_channel_info(), iio_str_to_fixpoint():
+ * EINVAL), then the driver's write_raw claims direct mode or not (st_lsm6dsx_write_raw() does: EBUSY
+ * while buffered) and looks the rate up in its table (EINVAL for one it does not list). */
+static int rate_refusal(const struct tracked *t, const char *value)
+{
+    char *end;
+    double rate = strtod(value, &end);
+    if (end == value || (*end && *end != '\n') || !(rate >= 0)) return EINVAL;
+    if (flag("IIO_EXCLUSIVITY_RATE_CLAIMS_DIRECT_MODE", 0) && buffer_enabled(t->device)) return EBUSY;
+    if (!flag("IIO_EXCLUSIVITY_RATE_LISTED_ONLY", 0)) return 0;
+    char list[1024];
+    if (!attribute(t->device, "sampling_frequency_available", list, sizeof list) &&
+        !attribute(t->device, "in_accel_sampling_frequency_available", list, sizeof list))
+        return 0;
+    for (char *at = list;;) {
+        double listed = strtod(at, &end);
+        if (end == at) return EINVAL;
+        if (listed > 0 && rate > listed * (1 - 1e-6) && rate < listed * (1 + 1e-6)) return 0;
+        at = end;
+    }
+}
+
 /* 0 when a store of `value` to the attribute is allowed, else the errno the kernel returns. */
 static int refusal(const struct tracked *t, const char *value)
 {
@@ -289,6 +322,8 @@ static int refusal(const struct tracked *t, const char *value)
         return attribute(t->device, "trigger/current_trigger", text, sizeof text) && text[0] && text[0] != '\n'
                    ? EBUSY
                    : 0;
+    case RATE:
+        return rate_refusal(t, value);
     case BUFFER_ENABLE:
         if (!boolean(value, &state)) return EINVAL;
         if (state == buffer_enabled(t->device) || !state) return 0;

@@ -217,6 +217,8 @@ def check_config_writes():
     expect_errno(errno.EBUSY, lambda: store("trigger/current_trigger", TRIGGER), "current_trigger written while buffered")
     expect_errno(errno.EBUSY, lambda: store("trigger/current_trigger", "NULL"),
                  "current_trigger emptied while buffered (iio-sensor-proxy's teardown)")
+    expect_ok(lambda: store("sampling_frequency", "30"),
+              "any rate, even while buffered, without the rate rules (inv_mpu6050's sampling_frequency)")
     for unbuffered in (True, False):
         how = "fopen+fputs, unbuffered (iio-sensor-proxy)" if unbuffered else "fopen+fputs+fflush (libiio)"
         for name, value in [("scan_elements/in_accel_x_en", "0"), ("trigger/current_trigger", "NULL"),
@@ -266,6 +268,21 @@ def check_needs_trigger():
     store("buffer/enable", "0")
 
 
+def check_rate_writes():
+    """Rule 4: rate writes (the fixture lists 12.5 25 50 100 200)."""
+    expect_errno(errno.EINVAL, lambda: store("sampling_frequency", "fast"), "a rate that is not a number")
+    expect_errno(errno.EINVAL, lambda: store("sampling_frequency", "30"), "a rate the driver does not list")
+    expect_value("sampling_frequency", "100\n", "a refused rate leaves the rate as it was")
+    expect_ok(lambda: store("sampling_frequency", "12.500000"), "a listed rate, written as the kernel shows it")
+    expect_ok(lambda: store("sampling_frequency", "25"), "a listed rate")
+    enable_buffer()
+    expect_errno(errno.EBUSY, lambda: store("sampling_frequency", "200"),
+                 "a rate written while buffered (st_lsm6dsx claims direct mode)")
+    expect_value("sampling_frequency", "25\n", "the rate a refused write leaves")
+    store("buffer/enable", "0")
+    expect_ok(lambda: store("sampling_frequency", "200"), "the rate written once the buffer is disabled")
+
+
 def timed(action):
     started = time.monotonic()
     value = action()
@@ -308,6 +325,8 @@ RULES = [
     ("node and raw reads, driver does not claim", {"IIO_EXCLUSIVITY_CLAIMS_DIRECT_MODE": "0"}, "free"),
     ("configuration writes while buffered", {}, "config"),
     ("a triggered-only buffer needs a trigger", {"IIO_EXCLUSIVITY_NEEDS_TRIGGER": "1"}, "needs-trigger"),
+    ("rate writes: listed rates only, refused while buffered (st_lsm6dsx)",
+     {"IIO_EXCLUSIVITY_RATE_LISTED_ONLY": "1", "IIO_EXCLUSIVITY_RATE_CLAIMS_DIRECT_MODE": "1"}, "rates"),
     ("per-read power-up sleeps (st_accel: 2 periods)", {"IIO_EXCLUSIVITY_RAW_READ_PERIODS": "2"}, "sleeps"),
 ]
 
@@ -323,6 +342,8 @@ def inside(phase):
         check_config_writes()
     elif phase == "needs-trigger":
         check_needs_trigger()
+    elif phase == "rates":
+        check_rate_writes()
     elif phase == "sleeps":
         check_raw_read_sleeps(float(os.environ["IIO_EXCLUSIVITY_RAW_READ_PERIODS"]))
 
