@@ -58,9 +58,9 @@
  *    4 * delay) with delay one period. The sleep happens once per read from offset 0, as read_raw
  *    runs once per sysfs read.
  *
- * Seen: open/openat/read/pread (and their _FORTIFY_SOURCE forms)/write/pwrite/close/copy_file_range/
- * sendfile through the exported symbols (coreutils' cat reads with copy_file_range when its output is a file), and fopen/fopen64
- * of the attributes above (the stream is then a fopencookie(3) stream over a descriptor that these
+ * Seen: open/openat/read/pread (and their _FORTIFY_SOURCE forms), write/pwrite, close,
+ * copy_file_range and sendfile through the exported symbols (coreutils' cat reads with
+ * copy_file_range when its output is a file), and fopen/fopen64 of the attributes above (the stream is then a fopencookie(3) stream over a descriptor that these
  * rules see): stdio's fread/fwrite/fprintf run on glibc's internal read and write, which no preload
  * sees, and both libiio (local_write_dev_attr: fopen, fwrite, fflush) and iio-sensor-proxy
  * (_write_sysfs_int, _write_sysfs_string: fopen, fprintf) write attributes that way. Not seen:
