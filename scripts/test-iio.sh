@@ -40,5 +40,7 @@ shim="$bin/libiio-exclusivity.so"
 cc -O2 -Wall -Wextra -Werror -shared -fPIC -o "$shim" Tests/IIOExclusivity/iio-exclusivity.c -ldl
 echo "== the exclusivity model"
 python3 Tests/IIOExclusivity/test_model.py "$shim"
+echo "== the driver kinds as umockdev devices (Tests/harness/shaked_harness/iio_drivers.py)"
+"$(scripts/python-env.sh)" Tests/IIOExclusivity/test_drivers.py "$shim"
 echo "== shaked beside iio-sensor-proxy"
 "$(scripts/python-env.sh)" -W ignore::ResourceWarning -m shaked_harness.iio_sharing --shim "$shim" --shaked "$bin/shaked"

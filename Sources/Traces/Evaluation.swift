@@ -124,9 +124,11 @@ public struct TraceRun: Sendable {
     /// With `restingRate` (Hz), a detector whose device lies still (``ShakeDetecting/isAtRest``) is
     /// fed only one sample in each `1 / restingRate` s until it moves again: what a sensor polled at
     /// the trace's rate, and slowed to `restingRate` at rest, would give it.
+    ///
+    /// With `stream`, every detector gets only the samples that stream delivers (``SampleStream``).
     public static func run(
         path: String, detectors: [DetectorKind], sensitivity: Sensitivity = .medium, needLabels: Bool = true,
-        restingRate: Double? = nil
+        restingRate: Double? = nil, stream: SampleStream? = nil
     ) throws(TraceError) -> TraceRun {
         let labelsPath = Labels.path(forTrace: path)
         let labels = needLabels ? try Labels.read(path: labelsPath) : []
@@ -139,9 +141,11 @@ public struct TraceRun: Sendable {
         var first: Int64?
         var last: Int64 = 0
         var iterator = TraceReader(path: path).makeIterator()
+        var delivered = stream?.filter()
         while let sample = try iterator.nextSample() {
             if first == nil { first = sample.timestamp }
             last = sample.timestamp
+            if delivered?.admits(sample.timestamp) == false { continue }
             for i in machines.indices {
                 if let restingPeriod, machines[i].isAtRest, sample.timestamp &- lastFed[i] < restingPeriod { continue }
                 lastFed[i] = sample.timestamp

@@ -60,6 +60,8 @@ struct Evaluate: AsyncParsableCommand {
                 """))
     var restingRate: Double?
 
+    @OptionGroup var stream: StreamOptions
+
     func validate() throws {
         if let restingRate, !(restingRate.isFinite && restingRate > 0 && restingRate <= 1000) {
             throw ValidationError("--resting-rate must be a rate in Hz above 0 and at most 1000, such as 10.")
@@ -79,7 +81,9 @@ struct Evaluate: AsyncParsableCommand {
             printError("[\(index + 1)/\(files.count)] \(file)")
             let run: TraceRun
             do {
-                run = try TraceRun.run(path: file, detectors: kinds, sensitivity: sensitivity, restingRate: restingRate)
+                run = try TraceRun.run(
+                    path: file, detectors: kinds, sensitivity: sensitivity, restingRate: restingRate,
+                    stream: stream.stream)
             } catch {
                 throw ValidationError("\(error.description)\nFix the file, or leave it out of the evaluation.")
             }
