@@ -68,7 +68,8 @@ packages() {
     scripts/ensure-packages.sh pkg-config chromium umockdev libumockdev-dev libiio-dev libiio-utils libudev-dev \
         libsystemd-dev tmux systemd util-linux &&
         scripts/ensure-packages.sh xvfb xdotool openbox dbus at-spi2-core python3-pyatspi python3-gi gir1.2-gtk-4.0 \
-            gir1.2-adw-1 gir1.2-atspi-2.0 python3-venv gnome-text-editor wtype phoc mousepad libatk-adaptor &&
+            gir1.2-adw-1 gir1.2-atspi-2.0 python3-venv gnome-text-editor wtype phoc mousepad libatk-adaptor \
+            python3-dbusmock &&
         scripts/python-env.sh &&
         command -v swift &&
         { [ -d ../shared/traces ] || { echo "error: the trace corpus must be at ../shared/traces, beside this checkout"; false; }; }
@@ -78,7 +79,8 @@ run_step 15 "packages and venv" none packages
 python=$PWD/.build/venv/bin/python
 run_step 40 "build" none swift build --build-tests
 run_step 20 "Swift tests" swift swift test --skip-build --skip IIOSensorsTests
-# The daemon through a real third-party varlink client (Python's varlink package).
+# The daemon through a real third-party varlink client (Python's varlink package); a locked or idle
+# session against python-dbusmock's logind on a private system bus (test_session_hints.py).
 run_step 15 "Python varlink tests" unittest "$python" -W ignore::ResourceWarning -m unittest discover -s Tests/python
 # The GTK 4 notes app (clients/gtk-notes) as a person uses it: Xvfb, xdotool, AT-SPI.
 run_step 15 "GTK tests" unittest "$python" -W ignore::ResourceWarning -m unittest discover -s Tests/gtk -p "test_shake_notes.py"

@@ -1,5 +1,6 @@
 // libsystemd: the journal's native protocol (sd_journal_sendv), logind's view of seats and
-// users (sd-login), and sd-daemon (sd_notify, sd_watchdog_enabled, sd_listen_fds_with_names).
+// users (sd-login), sd-bus (logind's session hints over the system bus), and sd-daemon
+// (sd_notify, sd_watchdog_enabled, sd_listen_fds_with_names).
 // Only the Systemd module imports this.
 #ifndef SHAKED_CSYSTEMD_SHIM_H
 #define SHAKED_CSYSTEMD_SHIM_H
@@ -8,6 +9,7 @@
 #include <systemd/sd-journal.h>
 #include <systemd/sd-login.h>
 #include <systemd/sd-daemon.h>
+#include <systemd/sd-bus.h>
 #include <sys/eventfd.h>
 #include <sys/uio.h>
 #endif

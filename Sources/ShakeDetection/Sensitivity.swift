@@ -81,6 +81,12 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
     /// How long before a chain's first stroke the orientation is taken for ``fallTurn``: a
     /// body topples in about a second, turning fastest at the end.
     public var fallLookback: Double
+    /// Largest crest factor (strongest stroke over the root mean square of the motion since the
+    /// chain's first stroke) of a chain in ongoing motion (not begun from stillness). A hand's
+    /// shake is near a sine, crest √2 (1.41; clipping lowers it); running, jumping and stairs
+    /// move the device by impacts, a short sharp peak and a long low phase, whose crest is
+    /// higher. `.infinity` turns the gate off.
+    public var impactCrest: Double
 
     /// The defaults for a sensitivity level.
     public init(sensitivity: Sensitivity = .medium) {
@@ -117,6 +123,7 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
         slowSweep = 0.10
         fallTurn = 0.4
         fallLookback = 1.0
+        impactCrest = 2.2
     }
 
     /// Checks every value and names the first one out of range.
@@ -149,6 +156,7 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
         try check(freshZigzag >= maximumZigzag, "freshZigzag", "must be at least maximumZigzag")
         try check((-1...1).contains(fallTurn), "fallTurn", "is a cosine, from -1 to 1")
         try check(fallLookback > 0 && fallLookback <= 1.75, "fallLookback", "must lie in (0, 1.75] s")
+        try check(impactCrest >= 2.0.squareRoot(), "impactCrest", "must be at least √2 (a sine's crest factor); .infinity turns it off")
     }
 }
 

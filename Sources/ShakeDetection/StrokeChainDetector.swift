@@ -8,6 +8,8 @@ struct StrokeChainDetector: Sendable {
         var strength: Double
         /// Whether the sensor saturated during the stroke, so its strength is only a lower bound.
         var saturated = false
+        /// ``StrokeChainDetector/energy`` when the stroke began, so a chain's mean square is one subtraction.
+        var energyAtStart = 0.0
 
         static let none = Stroke(start: 0, peak: .zero, strength: 0)
     }
@@ -59,6 +61,9 @@ struct StrokeChainDetector: Sendable {
     /// the newest was taken: two seconds of how the device was held.
     private var orientations = Ring<8, Vector3>(filler: .zero)
     private var lastOrientationAt: Int64 = 0
+    /// The integral of the squared strength of the motion over time, (m/s²)² s, since the last reset:
+    /// a chain's mean square is the difference between now and its first stroke, over the time between.
+    private var energy = 0.0
     /// Nanoseconds between entries of `orientations`.
     private static let orientationStep: Int64 = 250_000_000
 
@@ -82,6 +87,7 @@ struct StrokeChainDetector: Sendable {
         lastFreeFall = nil
         orientations.removeAll()
         lastOrientationAt = 0
+        energy = 0
     }
 
     mutating func process(_ sample: Sample) -> ShakeEvent? {
@@ -128,6 +134,7 @@ struct StrokeChainDetector: Sendable {
             }
         }
         let strength = dynamic.length
+        energy += strength * strength * dt
         noteFreeFall(raw, at: t)
         let saturated = strength >= threshold / 2 && isSaturated(raw)
 
@@ -167,7 +174,8 @@ struct StrokeChainDetector: Sendable {
                 }
             } else {
                 if current != nil { closeCurrent() }
-                let stroke = Stroke(start: t, peak: dynamic, strength: strength, saturated: saturated)
+                var stroke = Stroke(start: t, peak: dynamic, strength: strength, saturated: saturated)
+                stroke.energyAtStart = energy
                 current = stroke
                 retryAsStrokeGrows = false
                 recentStarts.append(t)
@@ -327,6 +335,7 @@ struct StrokeChainDetector: Sendable {
 
         let first = chain[back: closed - 1]
         guard !isBodyMotion(first: first, closed: closed) else { return nil }
+        if !fromStillness, isImpactTrain(first: first, peak: found.peak, at: t) { return nil }
         let line = Self.line(chain: chain, count: closed, first: first)
         let (axis, direction) = Self.dominantAxis(line: line, first: first)
         var onset = first.start
@@ -408,6 +417,18 @@ struct StrokeChainDetector: Sendable {
         let back = Int((lastOrientationAt - then + Self.orientationStep - 1) / Self.orientationStep)
         guard back < orientations.count else { return false }
         return orientations[back: back].cosine(gravity) < configuration.fallTurn
+    }
+
+    /// Whether a chain in ongoing motion is a train of impacts (foot strikes, landings) rather than
+    /// a hand's smooth back and forth: its strongest stroke stands more than
+    /// ``ShakeDetectorConfiguration/impactCrest`` times above the root mean square of the motion
+    /// from its first stroke until now. A shake is near a sine (crest √2, less when clipped); a
+    /// foot strike is a short, sharp rise with a long, low phase between.
+    private func isImpactTrain(first: Stroke, peak: Double, at t: Int64) -> Bool {
+        let span = seconds(t - first.start)
+        guard span > 0 else { return false }
+        let meanSquare = (energy - first.energyAtStart) / span
+        return peak * peak > configuration.impactCrest * configuration.impactCrest * meanSquare
     }
 
     /// Whether strokes were already happening in the window before `start`.

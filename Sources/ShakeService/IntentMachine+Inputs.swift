@@ -82,9 +82,14 @@ extension IntentMachine {
 
     // MARK: Starting an intent
 
-    /// A recognized shake: an intent for the current context, or only an outcome when there is
-    /// none, its user has Shake to Undo off, a prompt is open, or the cooldown runs.
+    /// A recognized shake: an intent for the current context, or only an outcome when the session
+    /// is locked or idle, there is no context, its user has Shake to Undo off, a prompt is open, or
+    /// the cooldown runs.
     public mutating func shake(now: ContinuousClock.Instant) -> [IntentAction] {
+        // A shake read just before the session locked or went idle: nobody is in front to see a prompt.
+        if let detail = sensorOffReason?.shakeIgnoredDetail {
+            return [.outcome(.ignored, intent: nil, detail: detail)]
+        }
         // A shake read just before the switch went off: the sensor stops, and this one is dropped.
         if currentContext != nil, !contextWantsShakes {
             return [.outcome(.ignored, intent: nil, detail: "shake-to-undo-off")]

@@ -119,6 +119,9 @@ public struct IntentMachine: Sendable {
     /// Who may hold the current context, as logind sees the seat: anyone without logind, else only
     /// the user of the active session.
     public internal(set) var seat: SeatPolicy = .anyone
+    /// Whether a person is in front of the seat's active session, from logind's hints: while it is
+    /// locked or idle the sensor is off (``sensorOffReason``).
+    public internal(set) var session: SessionPresence = .unknown
     /// Each user's Shake to Undo settings; users with the defaults have no entry.
     public internal(set) var preferences: [UInt32: UserPreferences] = [:]
     var focusCounter: UInt64 = 0
@@ -153,9 +156,9 @@ public struct IntentMachine: Sendable {
         }
     }
 
-    /// Whether a shake could make an intent now, so the sensor should be read: an app is in context
-    /// and its user has Shake to Undo on.
-    public var wantsSensor: Bool { contextWantsShakes }
+    /// Whether a shake could make an intent now, so the sensor should be read: the session is not
+    /// locked or idle, an app is in context, and its user has Shake to Undo on.
+    public var wantsSensor: Bool { sensorOffReason == nil }
 
     /// The earliest time ``tick(now:)`` has something to do.
     public var nextDeadline: ContinuousClock.Instant? { open?.deadline }

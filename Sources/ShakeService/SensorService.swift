@@ -5,8 +5,9 @@ import ShakeDetection
 /// Reads the sample source only while some app can use a shake, and feeds the detector.
 ///
 /// It follows ``UndoCoordinator/sensorDemand``: when an app with something to undo is focused,
-/// it starts iterating the source (which opens the device); when none is, it cancels the
-/// iteration (which closes it). No app in context means no reads and no wake-ups.
+/// it starts iterating the source (which opens the device); when none is, or the session is
+/// locked or idle, it cancels the iteration (which closes it) and the journal says why. No app
+/// in context means no reads and no wake-ups.
 ///
 /// A source that fails is not given up while an app wants it. A sensor the source itself
 /// retries (an ``SourceEvent/sensorGone(reason:)``, which for an accelerometer ends in
@@ -41,13 +42,13 @@ public struct SensorService: Service {
     public func run() async throws {
         await cancelWhenGracefulShutdown {
             var reading: Task<Void, Never>?
-            for await wanted in coordinator.sensorDemand {
-                if wanted, reading == nil {
+            for await demand in coordinator.sensorDemand {
+                if demand.wanted, reading == nil {
                     logger.info(
                         "sensor on: an app in context can use a shake", metadata: ["source": "\(source.description)"])
                     reading = Task { await read() }
-                } else if !wanted, let task = reading {
-                    logger.info("sensor off: no app in context")
+                } else if case .off(let reason) = demand, let task = reading {
+                    logger.info("sensor off: \(reason.rawValue)")
                     task.cancel()
                     await task.value
                     reading = nil

@@ -28,15 +28,16 @@ public actor UndoCoordinator {
     /// `Task.sleep` kept its memory until its deadline (about 2 KiB per intent, found by the soak).
     private var timer: Scheduled<Void>?
     private var timerDeadline: ContinuousClock.Instant?
-    private var demandSent = false
-    private let demand: AsyncStream<Bool>.Continuation
+    private var demandSent: SensorDemand = .off(.noContext)
+    private let demand: AsyncStream<SensorDemand>.Continuation
     private var sensor: SensorState
     private var lastShake: ContinuousClock.Instant?
     /// While shutting down: the writes of the last cancellations, to wait for.
     private var finalWrites: [EventLoopFuture<Void>]?
 
-    /// Whether the sensor should be read, each time it changes (starts with `false`).
-    public nonisolated let sensorDemand: AsyncStream<Bool>
+    /// Whether the sensor should be read, and if not why, each time that changes (starts with
+    /// `.off(.noContext)`).
+    public nonisolated let sensorDemand: AsyncStream<SensorDemand>
     /// The sensitivity of the current context's user, for the sensor's ``ContextDetector``.
     public nonisolated let contextSensitivity = SensitivitySignal()
     /// Samples read since start, counted by the sensor's consumer on the reading thread.
@@ -67,8 +68,8 @@ public actor UndoCoordinator {
         self.machine = IntentMachine(timing: settings.timing)
         self.sensor = sensor
         self.logger = logger
-        (sensorDemand, demand) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(1))
-        demand.yield(false)
+        (sensorDemand, demand) = AsyncStream.makeStream(of: SensorDemand.self, bufferingPolicy: .bufferingNewest(1))
+        demand.yield(demandSent)
     }
 
     /// Applies new settings (after a reload); subscribers and the open intent stay.
@@ -269,7 +270,7 @@ public actor UndoCoordinator {
             detector: sensor.detector,
             subscribers: machine.subscribers.count, currentApp: machine.currentContext?.app,
             lastShakeAgo: lastShake.map { (.now - $0).inSeconds }, openIntent: machine.open?.id,
-            agent: machine.agent != nil, unavailable: sensor.unavailable)
+            agent: machine.agent != nil, unavailable: sensor.unavailable, sensorOff: machine.sensorOffReason?.rawValue)
     }
 
     /// `GetStatus` for a caller: the app in front and the open intent only when the caller may
@@ -287,6 +288,24 @@ public actor UndoCoordinator {
         guard policy != machine.seat else { return }
         logger.notice("seat changed; only its active user's apps may hold the context", metadata: ["seat": "\(policy)"])
         apply(machine.seatChanged(policy, now: .now))
+    }
+
+    /// logind's hints about the seat's active session changed (`.unknown` when logind can't say).
+    /// While it is locked or idle the sensor is off and shakes count for nothing.
+    public func sessionChanged(_ presence: SessionPresence) {
+        guard presence != machine.session else { return }
+        switch presence {
+        case .locked, .idle:
+            logger.notice(
+                "the session is \(presence.rawValue): the sensor stays off and shakes don't count until it is in use")
+        case .inUse, .unknown:
+            guard machine.session == .locked || machine.session == .idle else { break }
+            logger.notice(
+                presence == .inUse
+                    ? "the session is in use again: the sensor follows the apps in context"
+                    : "logind no longer says the session is locked or idle: the sensor follows the apps in context")
+        }
+        apply(machine.sessionChanged(presence, now: .now))
     }
 
     /// Answers at once: for the watchdog, which times this.
@@ -354,7 +373,7 @@ public actor UndoCoordinator {
 
     private func updateDemand() {
         contextSensitivity.set(machine.contextSensitivity)
-        let wanted = machine.wantsSensor
+        let wanted: SensorDemand = machine.sensorOffReason.map { SensorDemand.off($0) } ?? .on
         guard wanted != demandSent else { return }
         demandSent = wanted
         demand.yield(wanted)

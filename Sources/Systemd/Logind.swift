@@ -88,8 +88,8 @@ public enum Logind {
             // Without a thread the stream ends, rather than staying silent for good.
             if !startDetachedThread({ watch.run() }) {
                 sd_login_monitor_unref(monitor)
-                try? stop.close()
                 continuation.finish()
+                try? stop.close()
             }
         }
     }
@@ -110,8 +110,10 @@ private final class SeatWatch: @unchecked Sendable {
     func run() {
         defer {
             sd_login_monitor_unref(monitor)
-            try? stop.close()
+            // Finished first: finishing runs onTermination, which writes to `stop`; closed after, so
+            // that write never lands on a descriptor number reused by then.
             continuation.finish()
+            try? stop.close()
         }
         var last = Logind.seatUser()
         while true {

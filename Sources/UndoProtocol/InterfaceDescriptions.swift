@@ -111,6 +111,10 @@ public enum InterfaceDescriptions {
       sensor: string,
       # Whether the sensor is being read now (only while some app can use a shake).
       sensorActive: bool,
+      # Why the sensor is not wanted now: "the session is locked" or "the session is idle" (logind's
+      # hints about the seat's active session), "no app can use a shake", or "Shake to Undo is off"
+      # (the preference of the user whose app is in context); null while an app can use a shake.
+      sensorOff: ?string,
       # Samples read from the source since the daemon started.
       samplesRead: int,
       # Set while an app can use a shake but the sensor cannot be read, saying why, such as

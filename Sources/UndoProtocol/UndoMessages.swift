@@ -238,11 +238,13 @@ public struct ServiceStatus: Sendable, Hashable, Codable {
     public var openIntent: String?
     /// Whether a prompt agent is registered.
     public var agent: Bool
+    /// Why the sensor is not wanted now, such as "the session is locked"; nil while an app can use a shake.
+    public var sensorOff: String?
     /// Creates a status.
     public init(
         sensor: String, sensorActive: Bool, samplesRead: Int = 0, detector: String, subscribers: Int,
         currentApp: String?,
-        lastShakeAgo: Double?, openIntent: String?, agent: Bool, unavailable: String? = nil
+        lastShakeAgo: Double?, openIntent: String?, agent: Bool, unavailable: String? = nil, sensorOff: String? = nil
     ) {
         self.sensor = sensor
         self.sensorActive = sensorActive
@@ -254,6 +256,7 @@ public struct ServiceStatus: Sendable, Hashable, Codable {
         self.openIntent = openIntent
         self.agent = agent
         self.unavailable = unavailable
+        self.sensorOff = sensorOff
     }
 }
 

@@ -52,6 +52,7 @@ struct Daemon {
             coordinator: coordinator, logger: logger)
         await SeatWatcher.prime(coordinator)
         let seat = SeatWatcher(coordinator: coordinator, logger: logger)
+        let session = SessionWatcher(coordinator: coordinator, logger: logger)
         let supervisor = SystemdService(
             notifier: notifier, coordinator: coordinator, listening: listening, logger: logger,
             sensorResponds: { [source] timeout in await source.responds(within: timeout) },
@@ -71,6 +72,7 @@ struct Daemon {
             configuration: .init(
                 services: [
                     .init(service: server), .init(service: seat, successTerminationBehavior: .ignore),
+                    .init(service: session, successTerminationBehavior: .ignore),
                     .init(service: sensor), .init(service: supervisor),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

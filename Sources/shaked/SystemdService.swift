@@ -130,11 +130,12 @@ struct SystemdService: Service {
         return keys
     }
 
-    /// `Reading accelerometer lis3dh …; 2 subscribers; last shake 12 s ago`, for `systemctl status`.
+    /// `Reading accelerometer lis3dh …; 2 subscribers; last shake 12 s ago`, or `Sensor off (the session is
+    /// locked); …`, for `systemctl status`.
     func statusLine(_ status: ServiceStatus) -> String {
         let sensor =
             !status.sensorActive
-            ? "Sensor idle (no app can undo)"
+            ? "Sensor off (\(status.sensorOff ?? "not reading"))"
             : status.sensor.contains(": failed: ") ? "Sensor \(status.sensor)" : "Reading \(status.sensor)"
         let subscribers = status.subscribers == 1 ? "1 subscriber" : "\(status.subscribers) subscribers"
         let shake = status.lastShakeAgo.map { "last shake \(Int($0.rounded())) s ago" } ?? "no shake yet"

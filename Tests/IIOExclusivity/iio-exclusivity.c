@@ -37,10 +37,19 @@
  *      ("Buffer not started: no trigger"); writing the state it already has succeeds (enable_store()).
  *    A write that succeeds replaces the value, as a sysfs store does, shown with a trailing newline
  *    (umockdev's attributes are plain files: opening them O_TRUNC, or writing a shorter value over a
- *    longer one, would otherwise leave an empty or mixed value behind). Every writable attribute
- *    under /sys gets that store behaviour.
+ *    longer one, would otherwise leave an empty or mixed value behind), and opening an attribute
+ *    that does not exist for writing fails (O_CREAT is dropped: sysfs makes no files). Every
+ *    writable attribute under /sys gets that store behaviour.
  *
- * 4. Per-read power-up sleeps: with IIO_EXCLUSIVITY_RAW_READ_PERIODS=N (a decimal), a read of an
+ * 4. Rate writes (sampling_frequency, in_accel_sampling_frequency): a value that is not a number is
+ *    EINVAL (the IIO core parses it before the driver sees it); with IIO_EXCLUSIVITY_RATE_LISTED_ONLY=1
+ *    a rate the *_available list does not have is EINVAL (st_sensors_set_odr(), bmc150_accel_set_bw(),
+ *    kxcjk1013_set_odr(), bmi160_set_odr(), st_lsm6dsx_check_odr() look it up in their tables;
+ *    inv_mpu6050_fifo_rate_store() takes any integer from 4 to 1000); with
+ *    IIO_EXCLUSIVITY_RATE_CLAIMS_DIRECT_MODE=1 it is EBUSY while the buffer is enabled
+ *    (st_lsm6dsx_write_raw() calls iio_device_claim_direct_mode(); the others write the rate at any time).
+ *
+ * 5. Per-read power-up sleeps: with IIO_EXCLUSIVITY_RAW_READ_PERIODS=N (a decimal), a read of an
  *    in_accel_*_raw attribute sleeps N periods of the device's sampling_frequency (or
  *    in_accel_sampling_frequency), read at read time, before it returns. st_sensors_read_info_raw()
  *    (drivers/iio/common/st_sensors/st_sensors_core.c, st_accel) enables the chip and
@@ -49,12 +58,14 @@
  *    4 * delay) with delay one period. The sleep happens once per read from offset 0, as read_raw
  *    runs once per sysfs read.
  *
- * Seen: open/openat/read/pread/write/pwrite/close through the exported symbols, and fopen/fopen64
- * of the attributes above (the stream is then a fopencookie(3) stream over a descriptor that these
+ * Seen: open/openat/read/pread (and their _FORTIFY_SOURCE forms), write/pwrite, close,
+ * copy_file_range and sendfile through the exported symbols (coreutils' cat reads with
+ * copy_file_range when its output is a file), and fopen/fopen64 of the attributes above (the stream is then a fopencookie(3) stream over a descriptor that these
  * rules see): stdio's fread/fwrite/fprintf run on glibc's internal read and write, which no preload
  * sees, and both libiio (local_write_dev_attr: fopen, fwrite, fflush) and iio-sensor-proxy
  * (_write_sysfs_int, _write_sysfs_string: fopen, fprintf) write attributes that way. Not seen:
- * fdopen/freopen, and the newer buffer0/ directory (libiio 0.24 and iio-sensor-proxy use buffer/).
+ * fdopen/freopen, splice, readv/writev, and the newer buffer0/ directory (libiio 0.24 and
+ * iio-sensor-proxy use buffer/).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -68,6 +79,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/sendfile.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -78,7 +90,7 @@ int __open64_2(const char *path, int flags);
 #define NEXT(name) ((__typeof__(&name))dlsym(RTLD_NEXT, #name))
 
 /* What a descriptor is, for the rules. */
-enum kind { RAW = 1, SCAN_ENABLE, LENGTH, WATERMARK, CURRENT_TRIGGER, BUFFER_ENABLE, OTHER_ATTRIBUTE };
+enum kind { RAW = 1, SCAN_ENABLE, LENGTH, WATERMARK, CURRENT_TRIGGER, BUFFER_ENABLE, RATE, OTHER_ATTRIBUTE };
 
 struct tracked {
     enum kind kind;
@@ -134,7 +146,10 @@ static struct tracked *classify(const char *path, int writing)
             kind = BUFFER_ENABLE;
         else if (rules && parent_length == 7 && strncmp(parent, "trigger", 7) == 0 &&
                  strcmp(base, "current_trigger") == 0) kind = CURRENT_TRIGGER;
-        else if (strncmp(path, "/sys/", 5) == 0 && strcmp(base, "uevent") != 0) {
+        else if (strcmp(base, "sampling_frequency") == 0 || strcmp(base, "in_accel_sampling_frequency") == 0) {
+            kind = RATE;
+            device_end = base;
+        } else if (strncmp(path, "/sys/", 5) == 0 && strcmp(base, "uevent") != 0) {
             kind = OTHER_ATTRIBUTE;
             device_end = base;
         }
@@ -261,6 +276,28 @@ static int trigger_exists(const char *name)
     return found;
 }
 
+/* A rate write: the IIO core parses the number first (iio_write_channel_info(), iio_str_to_fixpoint():
+ * EINVAL), then the driver's write_raw claims direct mode or not (st_lsm6dsx_write_raw() does: EBUSY
+ * while buffered) and looks the rate up in its table (EINVAL for one it does not list). */
+static int rate_refusal(const struct tracked *t, const char *value)
+{
+    char *end;
+    double rate = strtod(value, &end);
+    if (end == value || (*end && *end != '\n') || !(rate >= 0)) return EINVAL;
+    if (flag("IIO_EXCLUSIVITY_RATE_CLAIMS_DIRECT_MODE", 0) && buffer_enabled(t->device)) return EBUSY;
+    if (!flag("IIO_EXCLUSIVITY_RATE_LISTED_ONLY", 0)) return 0;
+    char list[1024];
+    if (!attribute(t->device, "sampling_frequency_available", list, sizeof list) &&
+        !attribute(t->device, "in_accel_sampling_frequency_available", list, sizeof list))
+        return 0;
+    for (char *at = list;;) {
+        double listed = strtod(at, &end);
+        if (end == at) return EINVAL;
+        if (listed > 0 && rate > listed * (1 - 1e-6) && rate < listed * (1 + 1e-6)) return 0;
+        at = end;
+    }
+}
+
 /* 0 when a store of `value` to the attribute is allowed, else the errno the kernel returns. */
 static int refusal(const struct tracked *t, const char *value)
 {
@@ -285,6 +322,8 @@ static int refusal(const struct tracked *t, const char *value)
         return attribute(t->device, "trigger/current_trigger", text, sizeof text) && text[0] && text[0] != '\n'
                    ? EBUSY
                    : 0;
+    case RATE:
+        return rate_refusal(t, value);
     case BUFFER_ENABLE:
         if (!boolean(value, &state)) return EINVAL;
         if (state == buffer_enabled(t->device) || !state) return 0;
@@ -355,10 +394,10 @@ static int raw_read(int fd, off_t offset)
     }
 
 /* The flags to open a descriptor with: a store target loses O_TRUNC, since a refused store must
- * leave the value as it was. */
+ * leave the value as it was, and O_CREAT, since sysfs makes no files (umockdev's directory would). */
 static int effective(const struct tracked *t, int flags)
 {
-    return t && t->kind != RAW ? flags & ~O_TRUNC : flags;
+    return t && t->kind != RAW ? flags & ~(O_TRUNC | O_CREAT) : flags;
 }
 
 int open(const char *path, int flags, ...)
@@ -417,6 +456,48 @@ ssize_t pread64(int fd, void *buffer, size_t count, off64_t offset)
 {
     if (raw_read(fd, offset) != 0) return -1;
     return NEXT(pread64)(fd, buffer, count, offset);
+}
+
+/* _FORTIFY_SOURCE's checked reads, for buffers whose size the compiler knows. */
+ssize_t __read_chk(int fd, void *buffer, size_t count, size_t size);
+ssize_t __pread_chk(int fd, void *buffer, size_t count, off_t offset, size_t size);
+ssize_t __pread64_chk(int fd, void *buffer, size_t count, off64_t offset, size_t size);
+
+ssize_t __read_chk(int fd, void *buffer, size_t count, size_t size)
+{
+    if (lookup(fd) && raw_read(fd, lseek(fd, 0, SEEK_CUR)) != 0) return -1;
+    return NEXT(__read_chk)(fd, buffer, count, size);
+}
+
+ssize_t __pread_chk(int fd, void *buffer, size_t count, off_t offset, size_t size)
+{
+    if (raw_read(fd, offset) != 0) return -1;
+    return NEXT(__pread_chk)(fd, buffer, count, offset, size);
+}
+
+ssize_t __pread64_chk(int fd, void *buffer, size_t count, off64_t offset, size_t size)
+{
+    if (raw_read(fd, offset) != 0) return -1;
+    return NEXT(__pread64_chk)(fd, buffer, count, offset, size);
+}
+
+/* coreutils' cat copies a file to a file with copy_file_range(2), and others use sendfile(2): a read too. */
+ssize_t copy_file_range(int in, off64_t *in_offset, int out, off64_t *out_offset, size_t count, unsigned flags)
+{
+    if (lookup(in) && raw_read(in, in_offset ? *in_offset : lseek(in, 0, SEEK_CUR)) != 0) return -1;
+    return NEXT(copy_file_range)(in, in_offset, out, out_offset, count, flags);
+}
+
+ssize_t sendfile(int out, int in, off_t *offset, size_t count)
+{
+    if (lookup(in) && raw_read(in, offset ? *offset : lseek(in, 0, SEEK_CUR)) != 0) return -1;
+    return NEXT(sendfile)(out, in, offset, count);
+}
+
+ssize_t sendfile64(int out, int in, off64_t *offset, size_t count)
+{
+    if (lookup(in) && raw_read(in, offset ? *offset : lseek(in, 0, SEEK_CUR)) != 0) return -1;
+    return NEXT(sendfile64)(out, in, offset, count);
 }
 
 ssize_t write(int fd, const void *buffer, size_t count)

@@ -98,6 +98,10 @@ def inside(kind):
         least = d.raw_read_periods / rate
         check(took >= least * 0.95, "%s: it sleeps %g periods at %g Hz: %.3f s (at least %.3f s)" % (
             kind, d.raw_read_periods, rate, took, least))
+    code = outcome(lambda: store("%s/%s" % (device, d.rate_attribute), "7"))
+    check(code == (errno.EINVAL if d.rate_listed_only else 0), "%s: an unlisted rate (7 Hz) %s" % (
+        kind, "refused" if d.rate_listed_only else "taken (any rate)"))
+    store("%s/%s" % (device, d.rate_attribute), d.rate)
     node = os.open(NODE, os.O_RDONLY | os.O_NONBLOCK)
     check(outcome(lambda: os.open(NODE, os.O_RDONLY | os.O_NONBLOCK)) == errno.EBUSY, "%s: one opener" % kind)
     os.close(node)
@@ -121,6 +125,12 @@ def inside(kind):
     if d.trigger:
         check(outcome(lambda: store(device + "/trigger/current_trigger", d.trigger)) == errno.EBUSY,
               "%s: current_trigger busy while buffered" % kind)
+    rates = read("%s/%s" % (device, d.available_attribute)).split()
+    code = outcome(lambda: store("%s/%s" % (device, d.rate_attribute), rates[-1]))
+    if d.rate_write_claims_direct_mode:
+        check(code == errno.EBUSY, "%s: rate writes refused while buffered" % kind)
+    else:
+        check(code == 0, "%s: the rate written while buffered (%s)" % (kind, rates[-1]))
     code = outcome(lambda: read(device + "/in_accel_y_raw"))
     if d.claims_direct_mode:
         check(code == errno.EBUSY, "%s: raw reads refused while buffered" % kind)

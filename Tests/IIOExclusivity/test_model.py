@@ -72,6 +72,33 @@ def read_raw(axis="x"):
         os.close(fd)
 
 
+def copied(copy):
+    """Copies in_accel_x_raw to a file with `copy` (os.copy_file_range or os.sendfile)."""
+    source = os.open(DEVICE + "/in_accel_x_raw", os.O_RDONLY)
+    target = os.open("/tmp", os.O_WRONLY | os.O_TMPFILE)
+    try:
+        if copy is os.sendfile:
+            return copy(target, source, None, 64)
+        return copy(source, target, 64)
+    finally:
+        os.close(source)
+        os.close(target)
+
+
+def fortified_read():
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.__read_chk.restype = ctypes.c_ssize_t
+    libc.__read_chk.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_size_t]
+    fd = os.open(DEVICE + "/in_accel_x_raw", os.O_RDONLY)
+    buffer = ctypes.create_string_buffer(64)
+    try:
+        if libc.__read_chk(fd, buffer, 64, 64) < 0:
+            raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+        return buffer.value
+    finally:
+        os.close(fd)
+
+
 def enable_buffer():
     store("scan_elements/in_accel_x_en", "1")
     store("buffer/enable", "1")
@@ -150,10 +177,16 @@ def check_raw_reads(claims):
         expect_errno(errno.EBUSY, lambda: os.pread(fd, 64, 0), "pread of it while enabled")
         os.close(fd)
         expect_errno(errno.EBUSY, lambda: Stdio().read("in_accel_z_raw"), "fread of it through stdio while enabled")
+        for name, copy in [("copy_file_range (coreutils' cat)", os.copy_file_range), ("sendfile", os.sendfile)]:
+            expect_errno(errno.EBUSY, lambda: copied(copy), "%s of it while enabled" % name)
+        expect_errno(errno.EBUSY, fortified_read, "__read_chk (_FORTIFY_SOURCE) of it while enabled")
     else:
         value = expect_ok(read_raw, "raw read with the buffer enabled (driver does not claim direct mode)")
         if value.strip() != b"100":
             fail("raw value %r, expected 100" % value)
+        if expect_ok(lambda: copied(os.copy_file_range), "copy_file_range of it") != 4:
+            fail("copy_file_range copied other than the 4 bytes of '100\\n'")
+        expect_ok(fortified_read, "__read_chk of it")
     expect_ok(lambda: attribute("in_accel_scale"), "other attributes read while enabled")
     store("buffer/enable", "0")
     expect_ok(read_raw, "raw read after the buffer is disabled again")
@@ -184,6 +217,8 @@ def check_config_writes():
     expect_errno(errno.EBUSY, lambda: store("trigger/current_trigger", TRIGGER), "current_trigger written while buffered")
     expect_errno(errno.EBUSY, lambda: store("trigger/current_trigger", "NULL"),
                  "current_trigger emptied while buffered (iio-sensor-proxy's teardown)")
+    expect_ok(lambda: store("sampling_frequency", "30"),
+              "any rate, even while buffered, without the rate rules (inv_mpu6050's sampling_frequency)")
     for unbuffered in (True, False):
         how = "fopen+fputs, unbuffered (iio-sensor-proxy)" if unbuffered else "fopen+fputs+fflush (libiio)"
         for name, value in [("scan_elements/in_accel_x_en", "0"), ("trigger/current_trigger", "NULL"),
@@ -209,6 +244,18 @@ def check_config_writes():
               "current_trigger set while a buffer runs without one (the driver's FIFO, not triggered mode)")
     store("buffer/enable", "0")
     expect_errno(errno.EINVAL, lambda: store("scan_elements/in_accel_y_en", "maybe"), "a scan element set to a non-boolean")
+    expect_errno(errno.ENOENT, lambda: os.open(DEVICE + "/buffer/no_such_attribute", os.O_WRONLY | os.O_CREAT, 0o644),
+                 "opening an attribute the device lacks, with O_CREAT (sysfs makes no files)")
+    expect_errno(errno.ENOENT, lambda: stdio_open_for_writing("buffer/no_such_attribute"),
+                 "fopen(\"w\") of an attribute the device lacks")
+
+
+def stdio_open_for_writing(name):
+    stdio = Stdio()
+    stream = stdio.libc.fopen(os.path.join(DEVICE, name).encode(), b"w")
+    if not stream:
+        raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+    stdio.libc.fclose(stream)
 
 
 def check_needs_trigger():
@@ -219,6 +266,21 @@ def check_needs_trigger():
     store("trigger/current_trigger", TRIGGER)
     expect_ok(lambda: store("buffer/enable", "1"), "enable once the trigger is set")
     store("buffer/enable", "0")
+
+
+def check_rate_writes():
+    """Rule 4: rate writes (the fixture lists 12.5 25 50 100 200)."""
+    expect_errno(errno.EINVAL, lambda: store("sampling_frequency", "fast"), "a rate that is not a number")
+    expect_errno(errno.EINVAL, lambda: store("sampling_frequency", "30"), "a rate the driver does not list")
+    expect_value("sampling_frequency", "100\n", "a refused rate leaves the rate as it was")
+    expect_ok(lambda: store("sampling_frequency", "12.500000"), "a listed rate, written as the kernel shows it")
+    expect_ok(lambda: store("sampling_frequency", "25"), "a listed rate")
+    enable_buffer()
+    expect_errno(errno.EBUSY, lambda: store("sampling_frequency", "200"),
+                 "a rate written while buffered (st_lsm6dsx claims direct mode)")
+    expect_value("sampling_frequency", "25\n", "the rate a refused write leaves")
+    store("buffer/enable", "0")
+    expect_ok(lambda: store("sampling_frequency", "200"), "the rate written once the buffer is disabled")
 
 
 def timed(action):
@@ -263,6 +325,8 @@ RULES = [
     ("node and raw reads, driver does not claim", {"IIO_EXCLUSIVITY_CLAIMS_DIRECT_MODE": "0"}, "free"),
     ("configuration writes while buffered", {}, "config"),
     ("a triggered-only buffer needs a trigger", {"IIO_EXCLUSIVITY_NEEDS_TRIGGER": "1"}, "needs-trigger"),
+    ("rate writes: listed rates only, refused while buffered (st_lsm6dsx)",
+     {"IIO_EXCLUSIVITY_RATE_LISTED_ONLY": "1", "IIO_EXCLUSIVITY_RATE_CLAIMS_DIRECT_MODE": "1"}, "rates"),
     ("per-read power-up sleeps (st_accel: 2 periods)", {"IIO_EXCLUSIVITY_RAW_READ_PERIODS": "2"}, "sleeps"),
 ]
 
@@ -278,6 +342,8 @@ def inside(phase):
         check_config_writes()
     elif phase == "needs-trigger":
         check_needs_trigger()
+    elif phase == "rates":
+        check_rate_writes()
     elif phase == "sleeps":
         check_raw_read_sleeps(float(os.environ["IIO_EXCLUSIVITY_RAW_READ_PERIODS"]))
 

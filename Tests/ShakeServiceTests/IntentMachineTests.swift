@@ -17,6 +17,7 @@ enum Step: Sendable {
     case agent(String)
     case dropAgent(String)
     case seat(SeatPolicy)
+    case session(SessionPresence)
 }
 
 /// What a step should produce: actions (abbreviated) or an error name.
@@ -61,6 +62,8 @@ func run(_ steps: [Step]) -> [Expect] {
                 actions = machine.unregisterAgent(token: token, now: now)
             case .seat(let policy):
                 actions = machine.seatChanged(policy, now: now)
+            case .session(let presence):
+                actions = machine.sessionChanged(presence, now: now)
             }
             results.append(.actions(actions.map(abbreviate)))
         } catch {

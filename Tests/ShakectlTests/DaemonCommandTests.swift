@@ -19,6 +19,7 @@ import Testing
         #expect(text.stdout.contains("subscribers: 0"))
         #expect(text.stdout.contains("current app: none"))
         #expect(text.stdout.contains("open prompt: none"))
+        #expect(text.stdout.contains("(off: no app can use a shake)"), "why the sensor is off")
 
         let result = try runProcess(shakectl, ["status", "--socket", daemon.socket, "--format", "json"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -28,6 +29,7 @@ import Testing
         #expect(object["subscribers"] as? Int == 0)
         #expect(object["agent"] as? Bool == false)
         #expect(object["sensorActive"] as? Bool == false, "no app can use a shake, so the sensor is idle")
+        #expect(object["sensorOff"] as? String == "no app can use a shake")
         #expect((object["sensor"] as? String)?.isEmpty == false)
     }
 

@@ -85,6 +85,40 @@ import Traces
         #expect(b.status != 0 && b.stderr.contains("no such file or folder"))
     }
 
+    @Test("evaluate scores each folder below as its own set, and leaves out a trace it cannot read, naming it")
+    func evaluateSets() throws {
+        let root = try TestPaths.temporaryDirectory().appendingPathComponent("mine")
+        let sub = root.appendingPathComponent("walks")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        for (name, folder) in [("qt_shake_left", root), ("qt_neg_whip", sub)] {
+            for ext in ["csv", "labels"] {
+                try FileManager.default.copyItem(
+                    atPath: TestPaths.traces.appendingPathComponent("\(name).\(ext)").path,
+                    toPath: folder.appendingPathComponent("\(name).\(ext)").path)
+            }
+        }
+        let bad = sub.appendingPathComponent("backwards.csv").path
+        try "t,x,y,z\n0,0,0,9.8\n0.02,0,0,9.8\n0.01,0,0,9.8\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        try "".write(toFile: sub.appendingPathComponent("backwards.labels").path, atomically: true, encoding: .utf8)
+
+        let text = try runProcess(shakectl, ["evaluate", root.path, "--summary", "--all"])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("mine (1 traces)"), "\(text.stdout)")
+        #expect(text.stdout.contains("mine/walks (1 of 2 traces)"))
+        #expect(text.stdout.contains("all 2 sets (2 of 3 traces)"))
+        #expect(text.stdout.contains("Left out 1 trace"))
+        #expect(text.stdout.contains("\(bad):4:") && text.stderr.contains("left out: \(bad):4:"))
+
+        let json = try runProcess(shakectl, ["evaluate", root.path, "--format", "json", "--summary"])
+        let rows = try json.stdout.split(separator: "\n").map(self.json)
+        #expect(rows.compactMap { $0["set"] as? String } == ["mine", "mine/walks"])
+        #expect(rows.filter { $0["total"] as? Bool == true }.count == 1)
+        #expect(json.stderr.contains("Left out 1 trace"))
+
+        let none = try runProcess(shakectl, ["evaluate", bad])
+        #expect(none.status != 0 && none.stderr.contains("No trace could be read"), "\(none.stderr)")
+    }
+
     @Test(
         "--help explains each command",
         arguments: [

@@ -29,9 +29,11 @@ public final class RunningDaemon: @unchecked Sendable {
         process = Process()
         process.executableURL = URL(fileURLWithPath: TestPaths.binary("shaked"))
         process.arguments = ["--socket", self.socket] + arguments
-        // Users' preferences go to the test's folder, never the host's /var/lib/shaked.
+        // Users' preferences go to the test's folder, never the host's /var/lib/shaked; and the host's
+        // logind (a screen that locks while the tests run) is not asked unless a test gives a bus.
         var environment = TestPaths.childEnvironment()
         environment["STATE_DIRECTORY"] = folder.appendingPathComponent("state").path
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=" + folder.appendingPathComponent("no-system-bus").path
         environment.merge(extra) { _, new in new }
         process.environment = environment
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))

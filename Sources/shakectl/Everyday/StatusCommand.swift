@@ -8,13 +8,15 @@ struct Status: AsyncParsableCommand {
         abstract: "Show what shaked is doing: sensor, detector, subscribers, last shake, open prompt.",
         discussion: """
             Calls io.shaked.Undo.GetStatus on the daemon's socket and prints the sample source and \
-            whether it is being read now (only while some app can use a shake), the detector and its \
+            whether it is being read now (only while some app can use a shake), and if not why \
+            ("the session is locked", "the session is idle", "no app can use a shake", "Shake to \
+            Undo is off"), the detector and its \
             sensitivity, how many apps are subscribed, the app in the current context, how long ago \
             the last shake was recognized, the intent whose prompt is open, and whether a prompt \
             agent is registered.
 
             With --format json, prints the status as one JSON object with the interface's keys: \
-            sensor, sensorActive, detector, subscribers, currentApp, lastShakeAgo (seconds), \
+            sensor, sensorActive, sensorOff, detector, subscribers, currentApp, lastShakeAgo (seconds), \
             openIntent and agent (a key without a value, such as currentApp with no app in \
             context, is left out). Exits with status 1 when the daemon cannot \
             be reached, saying why.
@@ -38,9 +40,10 @@ struct Status: AsyncParsableCommand {
     static func text(_ status: ServiceStatus, socket: String) -> String {
         let lastShake = status.lastShakeAgo.map { "\(decimal($0, 1)) s ago" } ?? "none yet"
         let unavailable = status.unavailable.map { "\n  unavailable: \($0)" } ?? ""
+        let reading = status.sensorActive ? "reading" : status.sensorOff.map { "off: \($0)" } ?? "off"
         return """
             shaked at \(socket)
-              sensor:      \(status.sensor) (\(status.sensorActive ? "reading" : "idle: no app can use a shake"))\(unavailable)
+              sensor:      \(status.sensor) (\(reading))\(unavailable)
               detector:    \(status.detector)
               subscribers: \(status.subscribers)
               current app: \(status.currentApp ?? "none")

@@ -26,13 +26,20 @@ struct Evaluate: AsyncParsableCommand {
             custom, other classes, a shake detected again) against the clips of each; JSON rows carry \
             them by group and by class.
 
+            A folder's own traces are one set, and each folder below it that holds traces is another: \
+            `shakectl evaluate ../shared/traces --all --summary` scores the corpus, other-hands, \
+            many-hands and everyday-ku-har each on its own row, every detector beside the others, then \
+            all of them together. A trace that cannot be read (file:line: what is wrong) is named on \
+            standard error as it is met and again after the totals, and left out of the scores; the \
+            run fails only when no trace could be read.
+
             Examples:
               shakectl evaluate ../shared/traces --all
               shakectl evaluate my-recordings/ --detector shaked --format json
             """
     )
 
-    @Argument(help: "Trace files, or folders whose *.csv files are all evaluated.")
+    @Argument(help: "Trace files, or folders whose *.csv files, and their subfolders', are all evaluated, a set per folder.")
     var paths: [String]
 
     @Option(name: .customLong("detector"), help: "A detector to score (repeatable). Default: shaked.")
@@ -72,25 +79,63 @@ struct Evaluate: AsyncParsableCommand {
 
     func run() async throws {
         let kinds = all ? DetectorKind.allCases : (detectors.isEmpty ? [.shaked] : detectors)
-        let files: [String]
-        do { files = try Corpus.traceFiles(paths) } catch { throw ValidationError(error.description) }
+        let sets: [TraceSet]
+        do { sets = try Corpus.traceSets(paths) } catch { throw ValidationError(error.description) }
+        let count = sets.reduce(0) { $0 + $1.files.count }
         var totals = kinds.map { (kind: $0, score: Score()) }
-        let table = EvaluationTable(format: format, events: files.contains { Events.exist(forTrace: $0) })
+        var setTotals: [(set: TraceSet, read: Int, totals: [(kind: DetectorKind, score: Score)])] = []
+        var leftOut: [String] = []
+        let table = EvaluationTable(
+            format: format, events: sets.contains { $0.files.contains { Events.exist(forTrace: $0) } })
         if !summary || table.events { table.printHeader() }
-        for (index, file) in files.enumerated() {
-            printError("[\(index + 1)/\(files.count)] \(file)")
-            let run: TraceRun
-            do {
-                run = try TraceRun.run(
-                    path: file, detectors: kinds, sensitivity: sensitivity, restingRate: restingRate,
-                    stream: stream.stream)
-            } catch {
-                throw ValidationError("\(error.description)\nFix the file, or leave it out of the evaluation.")
+        var index = 0
+        for set in sets {
+            var setTotal = kinds.map { (kind: $0, score: Score()) }
+            var read = 0
+            for file in set.files {
+                index += 1
+                printError("[\(index)/\(count)] \(file)")
+                let run: TraceRun
+                do {
+                    run = try TraceRun.run(
+                        path: file, detectors: kinds, sensitivity: sensitivity, restingRate: restingRate,
+                        stream: stream.stream)
+                } catch {
+                    printError("left out: \(error.description)")
+                    leftOut.append(error.description)
+                    continue
+                }
+                read += 1
+                let scores = run.scores()
+                for (i, entry) in scores.enumerated() {
+                    totals[i].score += entry.score
+                    setTotal[i].score += entry.score
+                }
+                if !summary { table.printTrace(run.name, scores: scores) }
             }
-            let scores = run.scores()
-            for (i, entry) in scores.enumerated() { totals[i].score += entry.score }
-            if !summary { table.printTrace(run.name, scores: scores) }
+            setTotals.append((set, read, setTotal))
         }
-        table.printTotals(totals, traces: files.count)
+        guard count > leftOut.count else {
+            throw ValidationError(
+                "No trace could be read:\n" + leftOut.joined(separator: "\n")
+                    + "\nFix the files, or leave them out of the evaluation.")
+        }
+        if sets.count == 1 {
+            table.printTotals(totals, label: "TOTAL (\(traceCount(count - leftOut.count, of: count)))")
+        } else {
+            for entry in setTotals {
+                table.printTotals(
+                    entry.totals, label: "\(entry.set.name) (\(traceCount(entry.read, of: entry.set.files.count)))",
+                    set: entry.set.name)
+            }
+            table.printTotals(
+                totals, label: "all \(sets.count) sets (\(traceCount(count - leftOut.count, of: count)))",
+                groups: false)
+        }
+        table.printLeftOut(leftOut)
+    }
+
+    private func traceCount(_ read: Int, of count: Int) -> String {
+        read == count ? "\(count) traces" : "\(read) of \(count) traces"
     }
 }

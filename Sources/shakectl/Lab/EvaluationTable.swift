@@ -13,6 +13,8 @@ struct EvaluationTable {
         var trace: String
         var detector: String
         var total: Bool
+        /// On a set's totals (when several sets were scored): the set's name.
+        var set: String?
         var labelled: Int
         var hits: Int
         var falsePositives: Int
@@ -46,15 +48,35 @@ struct EvaluationTable {
         for (kind, score) in scores { emit(trace: name, kind: kind, score: score, total: false) }
     }
 
-    func printTotals(_ totals: [(kind: DetectorKind, score: Score)], traces: Int) {
+    /// The totals of every detector on rows named `label`: those of the set `set` when given (JSON:
+    /// `"total": false, "set": NAME`), else of the whole run (`"total": true`). With `groups`, the false
+    /// positives by gesture group follow, where the traces had events files.
+    func printTotals(
+        _ totals: [(kind: DetectorKind, score: Score)], label: String, set: String? = nil, groups: Bool = true
+    ) {
         if format == .text { print(String(repeating: "-", count: width)) }
-        for (kind, score) in totals { emit(trace: "TOTAL (\(traces) traces)", kind: kind, score: score, total: true) }
-        if format == .text && events { printGroups(totals) }
+        for (kind, score) in totals { emit(trace: label, kind: kind, score: score, total: set == nil, set: set) }
+        if format == .text && events && groups { printGroups(totals, title: set) }
+    }
+
+    /// The traces that could not be read and were left out, after the totals (text), or on standard
+    /// error (JSON, whose output stays one row per line).
+    func printLeftOut(_ problems: [String]) {
+        guard !problems.isEmpty else { return }
+        let lines =
+            ["Left out \(problems.count) trace\(problems.count == 1 ? "" : "s") that could not be read (fix them, or leave them out):"]
+            + problems.map { "  " + $0 }
+        if format == .text {
+            print()
+            for line in lines { print(line) }
+        } else {
+            for line in lines { printError(line) }
+        }
     }
 
     /// The false positives of each detector by gesture group, one row per group that has clips
     /// or false positives, then the detections between clips.
-    private func printGroups(_ totals: [(kind: DetectorKind, score: Score)]) {
+    private func printGroups(_ totals: [(kind: DetectorKind, score: Score)], title: String?) {
         guard let first = totals.first?.score, first.tracesWithEvents > 0 else { return }
         let clips = first.clipsByGroup
         let alarms = totals.map(\.score.falseAlarmsByGroup)
@@ -62,7 +84,7 @@ struct EvaluationTable {
         let cells = { (values: [String]) in zip(values, columns).map { pad($0, $1) }.joined() }
         print()
         print(
-            "False positives by gesture, in the \(first.tracesWithEvents) "
+            "False positives by gesture\(title.map { " (\($0))" } ?? ""), in the \(first.tracesWithEvents) "
                 + (first.tracesWithEvents == 1 ? "trace" : "traces") + " with an events file "
                 + "(in a clip, or 0.5 s after it):")
         print(pad("gesture", 28, left: true) + pad("clips", 7) + cells(totals.map(\.kind.rawValue)))
@@ -77,11 +99,12 @@ struct EvaluationTable {
                 + cells(totals.map { "\($0.score.betweenClips)" }))
     }
 
-    private func emit(trace: String, kind: DetectorKind, score: Score, total: Bool) {
+    private func emit(trace: String, kind: DetectorKind, score: Score, total: Bool, set: String? = nil) {
         switch format {
         case .json:
             var row = Row(
-                trace: total ? "TOTAL" : trace, detector: kind.rawValue, total: total, labelled: score.labelled,
+                trace: total ? "TOTAL" : trace, detector: kind.rawValue, total: total, set: set,
+                labelled: score.labelled,
                 hits: score.hits, falsePositives: score.falsePositives, recall: rounded(score.recall),
                 precision: rounded(score.precision), f1: rounded(score.f1),
                 falsePositivesPerHour: rounded(score.falsePositivesPerHour, 2),

@@ -61,8 +61,11 @@ class Daemon:
         if wrapper:  # a shell snippet that ends by running "$@" (the daemon's command line)
             self.args = ["sh", "-c", wrapper, "sh", *self.args]
         # Never the host's /var/lib/shaked: preferences go to `state`, else a folder of this daemon's.
+        # Never the host's logind either (a screen that locks while the tests run would turn the
+        # sensor off): a system bus that isn't there, unless a test gives its own in `env`.
         self.state = state or os.path.join(self.dir, "state")
-        self.env = dict(os.environ, STATE_DIRECTORY=self.state)
+        self.env = dict(os.environ, STATE_DIRECTORY=self.state,
+                        DBUS_SYSTEM_BUS_ADDRESS="unix:path=" + os.path.join(self.dir, "no-system-bus"))
         self.env.update(env or {})
         self.process = None
 

@@ -3,7 +3,8 @@
 One `Driver` per driver kind of issue 28's table, each read in the kernel source (the `sources` of each
 entry name the file and function): the device's `name`, how it names its trigger, whether it has a
 buffer and of which kind, whether its read_raw refuses raw reads while buffered, how long a raw read
-sleeps, and the rate it starts at. The contract for the harness:
+sleeps, the rate it starts at, which rates it takes and whether it takes them while buffered. The
+contract for the harness:
 
     KINDS                                  the kinds, in the issue's order
     DRIVERS[kind] -> Driver                what the driver does
@@ -52,6 +53,8 @@ class Driver:
     rate: str  # its value at probe, as the driver prints it
     available_attribute: str
     available: str
+    rate_listed_only: bool = True  # a rate write the *_available list lacks fails with EINVAL
+    rate_write_claims_direct_mode: bool = False  # a rate write fails with EBUSY while buffered
     other_triggers: tuple = ()  # further triggers the driver registers (their names)
     sources: tuple = field(default=(), compare=False)
 
@@ -77,6 +80,7 @@ DRIVERS = {d.kind: d for d in [
         claims_direct_mode=True, raw_read_periods=0,
         rate_attribute="sampling_frequency", rate="50",
         available_attribute="sampling_frequency_available", available="10 20 50 100 200 500",
+        rate_listed_only=False,
         sources=(
             "drivers/iio/imu/inv_mpu6050/inv_mpu_trigger.c, inv_mpu6050_probe_trigger(): "
             "devm_iio_trigger_alloc(..., \"%s-dev%d\", indio_dev->name, ...), then indio_dev->trig = it",
@@ -86,6 +90,7 @@ DRIVERS = {d.kind: d for d in [
             "inv_mpu_core.c, chip_config_6050: .divider = INV_MPU6050_FIFO_RATE_TO_DIVIDER(50); "
             "IIO_DEV_ATTR_SAMP_FREQ (inv_fifo_rate_show: \"%u\"); "
             "IIO_CONST_ATTR_SAMP_FREQ_AVAIL(\"10 20 50 100 200 500\")",
+            "inv_mpu6050_fifo_rate_store(): any integer from 4 to 1000 Hz (rounded to a divider), no claim",
         )),
     Driver(
         kind="bmc150-accel", phones="Samsung Galaxy A3/A5 2015 (BMC150)",
@@ -124,7 +129,7 @@ DRIVERS = {d.kind: d for d in [
     Driver(
         kind="st_lsm6dsx", phones="Samsung Galaxy S4 Mini VE (LSM6DS3)",
         name="lsm6ds3_accel", trigger=None, trigger_selected=False, buffer=FIFO,
-        claims_direct_mode=True, raw_read_periods=3,
+        claims_direct_mode=True, raw_read_periods=3, rate_write_claims_direct_mode=True,
         rate_attribute="sampling_frequency", rate="12.500000",
         available_attribute="sampling_frequency_available",
         available="12.500 26.000 52.000 104.000 208.000 416.000",
@@ -137,11 +142,13 @@ DRIVERS = {d.kind: d for d in [
             "st_lsm6dsx_read_raw(): iio_device_claim_direct_mode(), then st_lsm6dsx_read_oneshot(): "
             "usleep_range(3 * delay, 4 * delay), delay one period",
             "st_lsm6dsx_sysfs_sampling_frequency_avail(): \"%d.%03d \" per rate",
+            "st_lsm6dsx_write_raw(): iio_device_claim_direct_mode() first, so rate writes are EBUSY while "
+            "buffered; st_lsm6dsx_check_odr() takes only listed rates",
         )),
     Driver(
         kind="st_lsm6dsx-no-buffer", phones="Librem 5 (LSM9DS1, no interrupt wired)",
         name="lsm9ds1_accel", trigger=None, trigger_selected=False, buffer=None,
-        claims_direct_mode=True, raw_read_periods=3,
+        claims_direct_mode=True, raw_read_periods=3, rate_write_claims_direct_mode=True,
         rate_attribute="sampling_frequency", rate="10.000000",
         available_attribute="sampling_frequency_available",
         available="10.000 50.000 119.000 238.000 476.000 952.000",
@@ -198,6 +205,8 @@ def model_env(kind):
         "IIO_EXCLUSIVITY_NEEDS_TRIGGER": "1" if d.needs_trigger else "0",
         "IIO_EXCLUSIVITY_RAW_READ_PERIODS": "%g" % d.raw_read_periods,
         "IIO_EXCLUSIVITY_CONFIG_RULES": "1",
+        "IIO_EXCLUSIVITY_RATE_LISTED_ONLY": "1" if d.rate_listed_only else "0",
+        "IIO_EXCLUSIVITY_RATE_CLAIMS_DIRECT_MODE": "1" if d.rate_write_claims_direct_mode else "0",
     }
 
 
