@@ -20,7 +20,7 @@ extension DeviceTests {
         fake.timestamp = timestamp
         try bed.add(fake.text)
         let range = try #require(ChannelFormat(parsing: type)).rawRange
-        let candidates = [0, 1, -1, 100, -100, 1234, -1234, range.lowerBound, range.upperBound].filter(range.contains)
+        let candidates: [Int64] = [0, 1, -1, 100, -100, 1234, -1234, range.lowerBound, range.upperBound].filter(range.contains)
         let scans = (0..<24).map { i in
             RawScan(
                 x: candidates[i % candidates.count], y: candidates[(i + 1) % candidates.count],
