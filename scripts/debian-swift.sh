@@ -71,7 +71,7 @@ mkdir -p "$roots"
 exec 9>"$roots/.debian-swift.lock"
 flock 9
 
-build_packages=(swiftlang lld-19 libc6-dev g++ git pkg-config libiio-dev libudev-dev libsystemd-dev)
+build_packages=(swiftlang lld-19 libc6-dev g++ git pkg-config libiio-dev libudev-dev libsystemd-dev libumockdev-dev)
 sysroot_packages=(libc6-dev libgcc-14-dev libstdc++-14-dev libiio-dev libudev-dev libsystemd-dev systemd-dev)
 # For packaging the arm64 build in the build root (scripts/package-deb.sh): arm64's binutils for dh_strip,
 # and the arm64 libraries whose symbols files dpkg-shlibdeps reads.
