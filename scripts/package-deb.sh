@@ -24,8 +24,8 @@ Usage: scripts/package-deb.sh [OPTIONS]
                     (scripts/build-release.sh: the release build that ships)
   --arch ARCH       Debian architecture of the package (default: dpkg --print-architecture);
                     arm64 without --bin-dir: build for Debian 13 on arm64 with Debian's Swift 6.2.3
-                    and its cross SDK (scripts/debian-swift.sh; root needed; the first time sets up
-                    for about 15 minutes, docs/packaging.md)
+                    and its cross SDK (scripts/debian-swift.sh; root needed; the first run sets
+                    up and builds for about 45 minutes, later ones reuse it: docs/packaging.md)
   --version V       package version (default: shaked's own version from Sources/shaked/Shaked.swift,
                     Debian revision 1, e.g. 0.5.0-1)
   --output DIR      where the .deb files go (default: .build/deb)
