@@ -100,6 +100,11 @@ run_step 20 "IIO tests under umockdev" swift scripts/test-iio.sh
 # Each libFuzzer target for 20 s under AddressSanitizer (docs/testing.md).
 run_step 25 "fuzzing" fuzz scripts/fuzz.sh all 20
 run_step 30 "the Debian package" one scripts/test-package.sh
+# The amd64 and arm64 packages in fresh Debian 13 roots, arm64 under qemu-user, built with Debian's Swift.
+# The roots, the arm64 SDK and build are made once per machine and kept (/var/cache/shaked/roots): about
+# 75 minutes the first time on a loaded machine; then 35 in a fresh clone (the arm64 build), 15 in a
+# checkout that has it (docs/packaging.md).
+run_step 85 "Debian 13 packages" one scripts/test-debian13.sh
 echo "all steps in $((SECONDS - suite_start)) s; logs in ${logs#"$PWD"/}"
 echo "$passed passed, $failed failed"
 [ "$steps_failed" -eq 0 ]

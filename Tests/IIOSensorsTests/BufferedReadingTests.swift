@@ -20,8 +20,9 @@ extension DeviceTests {
         fake.timestamp = timestamp
         try bed.add(fake.text)
         let range = try #require(ChannelFormat(parsing: type)).rawRange
-        let candidates = [0, 1, -1, 100, -100, 1234, -1234, range.lowerBound, range.upperBound].filter(range.contains)
-        let scans = (0..<24).map { i in
+        let candidates: [Int64] = [0, 1, -1, 100, -100, 1234, -1234, range.lowerBound, range.upperBound].filter(range.contains)
+        // The closure's type spelled out: Swift 6.2.3 cannot infer it in reasonable time.
+        let scans = (0..<24).map { (i: Int) -> RawScan in
             RawScan(
                 x: candidates[i % candidates.count], y: candidates[(i + 1) % candidates.count],
                 z: candidates[(i + 2) % candidates.count], t: 5_000_000_000 + Int64(i) * 10_000_000)

@@ -45,7 +45,7 @@ struct MotionGeneratorTests {
 
     @Test(arguments: [
         (seconds: 0.0, activity: Activity.resting), (4.9, .resting), (6.1, .holding), (15, .holding),
-        (27.9, .walking), (28.1, .holding), (35.9, .holding), (36.1, .resting), (36 * 5 + 20, .walking),
+        (27.9, .walking), (28.1, .holding), (35.9, .holding), (36.1, .resting), (36.0 * 5 + 20, .walking),
     ])
     func theDemoScriptCyclesThroughItsPhases(seconds: Double, activity: Activity) {
         #expect(MotionScript.demo.activity(at: seconds) == activity)

@@ -1,0 +1,202 @@
+#!/usr/bin/env bash
+# The Debian packages on Debian 13, each in a fresh Debian 13 root of its architecture: amd64 natively,
+# arm64 under qemu-user (the phones' architecture; scripts/debian-root.sh registers qemu's binfmt entry).
+# For each architecture (root needed):
+#  1. scripts/package-deb.sh makes the package (arm64: with Debian's Swift and the Debian 13 arm64 SDK);
+#  2. a copy of a cached Debian 13 root (made once per machine, with the package's dependencies and
+#     umockdev) takes it with apt-get install, and dpkg lists it installed, the user and group made;
+#  3. the installed shaked checks its configuration; started as shaked.service and shaked.socket say, it
+#     answers the Python varlink client on this machine through its socket in the root; with --replay, a
+#     recorded shake reaches a subscribed app (Tests/package/root_flow.py);
+#  4. the IIO reader reads umockdev's fake accelerometer (the root's own umockdev): shakectl record,
+#     polled and buffered through libiio, writes the values the fake device holds;
+#  5. shakectl evaluate on ../shared/traces prints, byte for byte, what amd64's does;
+#  6. dpkg --purge leaves no file of the package behind (the lists before and after are compared).
+#
+#   scripts/test-debian13.sh                 # amd64, then arm64
+#   scripts/test-debian13.sh --arch arm64    # one architecture (compared with this machine's shakectl)
+#
+# The roots and the arm64 SDK are kept under $SHAKED_ROOTS and reused; each run works on copies.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+checkout=$(pwd)
+
+arches=(amd64 arm64)
+while (($#)); do
+    case "$1" in
+    --arch) arches=("${2:?--arch needs amd64 or arm64}"); shift ;;
+    -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "error: unknown argument '$1'; see scripts/test-debian13.sh --help" >&2; exit 2 ;;
+    esac
+    shift
+done
+if [ "$(id -u)" != 0 ]; then
+    echo "test-debian13: skipped: it makes Debian roots and installs the package in them, so it needs root"
+    exit 0
+fi
+traces=$(cd ../shared/traces 2>/dev/null && pwd) || {
+    echo "error: the trace corpus must be at ../shared/traces, beside this checkout" >&2
+    exit 1
+}
+scripts/ensure-packages.sh systemd util-linux >&2
+python=$(scripts/python-env.sh)
+
+step() { echo "== test-debian13 ($arch): $*"; }
+fail() {
+    echo "test-debian13 ($arch): FAILED: $*" >&2
+    exit 1
+}
+
+work=$(mktemp -d -p /var/tmp shaked-debian13.XXXXXX)
+# The roots' copies are removed from outside the mount namespaces they were used in; --one-file-system
+# keeps rm out of anything still mounted.
+trap 'rm -rf --one-file-system "$work"' EXIT
+
+# What shakectl evaluate prints for the corpus on amd64: the amd64 package's, or this machine's release build.
+reference=$work/evaluate-amd64.txt
+
+# test_in_root ARCH DEB: steps 2 to 6 in a copy of the cached root, in a mount namespace of its own.
+test_in_root() {
+    local arch=$1 deb=$2 base root
+    base=$(scripts/debian-root.sh --suite trixie --arch "$arch" --name "trixie-$arch-install" \
+        systemd libiio0 python3 umockdev | tail -n 1)
+    root=$work/root-$arch
+    step "a fresh Debian 13 root: a copy of $base"
+    cp -a "$base" "$root"
+    mkdir -p "$root/var/tmp/shaked-test"
+    cp "$deb" "$root/var/tmp/shaked-test/"
+    unshare --mount --propagation private bash -euo pipefail -c "$(declare -f step fail in_root); in_root \"\$@\"" \
+        in-root "$arch" "$root" "$(basename "$deb")" "$traces" "$python" "$reference" "$checkout"
+}
+
+# Runs inside the mount namespace: the root's kernel file systems, this machine's /tmp as the root's (the
+# harness's sockets and files are there), and the traces at their own path. The test's own files are in
+# the root's /var/tmp/shaked-test (T), which the file lists leave out.
+in_root() {
+    local arch=$1 root=$2 deb=$3 traces=$4 python=$5 reference=$6 checkout=$7
+    mount -t proc proc "$root/proc"
+    mount --rbind /dev "$root/dev"
+    mount --rbind /sys "$root/sys"
+    mkdir -p "$root$traces"
+    mount --bind -o ro "$traces" "$root$traces"
+    mount --bind /tmp "$root/tmp"
+    local T=/var/tmp/shaked-test
+    cp "$checkout/Tests/IIOSensorsTests/Fixtures/fake-accel.umockdev" "$root$T/"
+    inroot() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
+    snapshot() {
+        chroot "$root" find /etc /usr /var /opt -xdev \( -path /var/lib/dpkg -o -path /var/log -o -path /var/cache \
+            -o -path /var/lib/apt -o -path /var/tmp \
+            -o -name __pycache__ \) -prune -o -print | sort
+    }
+    snapshot >"$root$T/before.txt"
+
+    step "apt-get install ./$deb"
+    inroot apt-get install -y -qq --no-install-recommends "$T/$deb" >/dev/null ||
+        fail "apt-get install $T/$deb failed in the root"
+    [ "$(inroot dpkg-query -W -f='${Status} ${Architecture}' shaked)" = "install ok installed $arch" ] ||
+        fail "dpkg does not list shaked:$arch as installed"
+    inroot getent passwd shaked >/dev/null || fail "postinst did not create the user shaked (systemd-sysusers)"
+    inroot getent group shaked >/dev/null || fail "postinst did not create the group shaked"
+    machine=$(readelf -h "$root/usr/sbin/shaked" | sed -n 's/^ *Machine: *//p')
+    [ "$machine" = "$([ "$arch" = arm64 ] && echo AArch64 || echo "Advanced Micro Devices X86-64")" ] ||
+        fail "/usr/sbin/shaked is for $machine, not $arch"
+    echo "installed: $(inroot dpkg-query -W -f='${Package} ${Version} ${Architecture}' shaked); glibc $(inroot dpkg-query -W -f='${Version}' libc6)"
+
+    step "the installed shaked and shakectl"
+    inroot shaked --version
+    inroot shaked --check-config || fail "shaked --check-config failed on the installed configuration"
+    cd "$checkout"
+    SHAKED_BINARY=/usr/sbin/shaked timeout --kill-after=10 600 "$python" -u Tests/package/root_flow.py "$root" \
+        "$traces/qt_shake_left.csv" </dev/null || fail "the daemon did not serve as installed (Tests/package/root_flow.py)"
+
+    step "the IIO reader on umockdev's fake accelerometer"
+    # Polled: in_accel_{x,y,z}_raw 100, -200 and 16384 at scale 0.000598550 m/s² in the fixture, whose udev
+    # property ACCEL_MOUNT_MATRIX swaps x and y; the trace has five decimals.
+    timeout 300 chroot "$root" umockdev-run -d $T/fake-accel.umockdev -- \
+        shakectl record --mode polled --duration 1 -o $T/polled.csv || fail "shakectl record --mode polled failed"
+    "$python" - "$root$T/polled.csv" <<'PY' || fail "the polled samples are not the fake device's values"
+import sys
+rows = [line.split(",") for line in open(sys.argv[1]) if line[:1].isdigit()]
+assert len(rows) >= 5, "only %d samples in a second" % len(rows)
+for t, x, y, z in rows:
+    assert abs(float(x) + 200 * 0.000598550) < 6e-6 and abs(float(y) - 100 * 0.000598550) < 6e-6 \
+        and abs(float(z) - 16384 * 0.000598550) < 6e-6, (t, x, y, z)
+print("polled: %d samples, each x %s y %s z %s" % (len(rows), rows[0][1], rows[0][2], rows[0][3].strip()))
+PY
+    # Buffered through libiio (loaded with dlopen): scans the test writes to /dev/iio:device0.
+    "$python" - "$root$T/accel.script" <<'PY'
+import struct, sys
+def escape(data):
+    return b"".join(bytes([94, b + 64]) if b < 32 else (b"^`" if b == 94 else bytes([b])) for b in data)
+with open(sys.argv[1], "wb") as f:
+    for wake in range(40):
+        # x odd: a line of umockdev's script whose data began with a space (0x20) would lose it.
+        scans = b"".join(struct.pack("<hhhxxq", 10 * n + 1, -5 * n, 16384, 1_000_000_000 + n * 10_000_000)
+                         for n in range(wake * 10, wake * 10 + 10))
+        f.write(b"r 100 " + escape(scans) + b"\n")
+PY
+    timeout 300 chroot "$root" umockdev-run -d $T/fake-accel.umockdev -s /dev/iio:device0=$T/accel.script -- \
+        shakectl record --mode buffered --duration 1 -o $T/buffered.csv || fail "shakectl record --mode buffered failed"
+    "$python" - "$root$T/buffered.csv" <<'PY' || fail "the buffered samples are not the scans written"
+import sys
+rows = [line.split(",") for line in open(sys.argv[1]) if line[:1].isdigit()]
+assert len(rows) >= 20, "only %d samples" % len(rows)
+first = round((float(rows[0][2]) / 0.000598550 - 1) / 10)
+for i, (t, x, y, z) in enumerate(rows):
+    n = first + i
+    assert abs(float(x) + 5 * n * 0.000598550) < 6e-6 and abs(float(y) - (10 * n + 1) * 0.000598550) < 6e-6 \
+        and abs(float(z) - 16384 * 0.000598550) < 6e-6, (n, t, x, y, z)
+    assert abs(float(t) - (n - first) * 0.01) < 1e-6, ("the scans' timestamps", n, t)
+print("buffered: %d samples, scans %d to %d as written" % (len(rows), first, first + len(rows) - 1))
+PY
+
+    step "shakectl evaluate on the corpus"
+    local start=$SECONDS
+    inroot shakectl evaluate "$traces" >"$root$T/evaluate.txt" || fail "shakectl evaluate failed"
+    echo "shakectl evaluate: $(wc -l <"$root$T/evaluate.txt") lines in $((SECONDS - start)) s; $(tail -n 1 "$root$T/evaluate.txt")"
+    if [ "$arch" = amd64 ]; then
+        cp "$root$T/evaluate.txt" "$reference"
+    else
+        [ -s "$reference" ] || {
+            echo "(no amd64 package tested in this run: comparing with this machine's release shakectl)"
+            "$checkout/.build/release/shakectl" evaluate "$traces" >"$reference" ||
+                fail "no amd64 shakectl to compare with: run scripts/package-deb.sh first, or test both architectures"
+        }
+        cmp "$reference" "$root$T/evaluate.txt" || {
+            diff "$reference" "$root$T/evaluate.txt" | head -20
+            fail "shakectl evaluate on $arch differs from amd64's (above)"
+        }
+        echo "the same, byte for byte, as amd64's"
+    fi
+
+    step "dpkg --purge"
+    inroot dpkg --purge shaked >/dev/null || fail "dpkg --purge shaked failed"
+    snapshot >"$root$T/after.txt"
+    left=$(comm -13 "$root$T/before.txt" "$root$T/after.txt")
+    [ -z "$left" ] || fail "files left behind after purge:
+$left"
+    gone=$(comm -23 "$root$T/before.txt" "$root$T/after.txt")
+    [ -z "$gone" ] || fail "files that were there before the install are gone:
+$gone"
+    inroot dpkg --audit || fail "dpkg --audit finds problems"
+    echo "purge left no file behind"
+}
+
+for arch in "${arches[@]}"; do
+    case $arch in amd64 | arm64) ;; *) fail "--arch $arch: amd64 or arm64" ;; esac
+    start=$SECONDS
+    step "building the package"
+    output=$work/deb-$arch
+    if [ "$arch" = "$(dpkg --print-architecture)" ]; then
+        scripts/ensure-packages.sh dpkg-dev debhelper binutils pkg-config >&2
+        deb=$(scripts/package-deb.sh --output "$output" | tail -n 1)
+    else
+        deb=$(scripts/package-deb.sh --arch "$arch" --output "$output" | tail -n 1)
+    fi
+    [ -f "$deb" ] || fail "scripts/package-deb.sh printed '$deb', which is not a file"
+    echo "package: $(basename "$deb"), $(stat -c %s "$deb") bytes; Depends: $(dpkg-deb -f "$deb" Depends)"
+    test_in_root "$arch" "$deb"
+    rm -rf --one-file-system "$work/root-$arch"
+    step "passed in $((SECONDS - start)) s"
+done
+echo "test-debian13: ${arches[*]} passed"
