@@ -46,6 +46,9 @@ run_step() {
     # A function of this script runs in a bash of its own, so that timeout can run it.
     if declare -F "$1" >/dev/null; then set -- bash -c "$(declare -f "$1"); $1"; fi
     timeout --kill-after=30 "${limit}m" "$@" >"$log" 2>&1 </dev/null || status=$?
+    # swift test runs the test bundle in a process group of its own, which timeout's kill misses: end
+    # whatever a timed-out step left running from this checkout's build.
+    [ "$status" -ne 124 ] || pkill -KILL -f "^$PWD/\.build/" 2>/dev/null || true
     local p=0 f=0 line
     [ "$kind" = none ] || read -r p f < <(count "$kind" "$log" "$status")
     [ "$status" -ne 0 ] && [ "$f" -eq 0 ] && [ "$kind" != none ] && f=1
