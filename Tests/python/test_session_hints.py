@@ -18,6 +18,7 @@ import dbus
 
 from shaked_harness.daemon import SHAKED, UNDO, App, Daemon, prompt
 from shaked_harness.private_bus import BUS_CONFIG
+from shaked_harness.processes import stop_all
 from test_service import NotifySocket
 
 SHAKECTL = os.path.join(os.path.dirname(SHAKED), "shakectl")
@@ -77,14 +78,7 @@ class PrivateLogind:
                 time.sleep(0.05)
 
     def __exit__(self, *exc):
-        for process in reversed(self.processes):
-            if process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+        stop_all(self.processes)
         self.bus_log.close()
         self.mock_log.close()
         shutil.rmtree(self.dir, ignore_errors=True)

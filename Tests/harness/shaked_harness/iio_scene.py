@@ -29,6 +29,7 @@ from . import iio_drivers  # noqa: E402
 from .daemon import OWN_ACCESS, UNDO, App, Daemon, prompt  # noqa: E402
 from .iio_proxy import PolkitMock, ProxyVersion  # noqa: E402
 from .private_bus import BUS_CONFIG  # noqa: E402
+from .processes import stop_all  # noqa: E402
 
 # m/s² per count: the ±8 g range (the fixture's 0.000598550 is ±2 g, which clips a hard shake's
 # 45 m/s² to 19.6 and tests the clipping rather than the reading path).
@@ -260,14 +261,7 @@ class Scene:
         if self.daemon:
             self.daemon.__exit__(None, None, None)
         self.stop_proxy()
-        for process in reversed(self.processes):
-            if process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+        stop_all(self.processes)
         shutil.rmtree(self.dir, ignore_errors=True)
 
     # iio-sensor-proxy

@@ -44,6 +44,7 @@ from gi.repository import UMockdev  # noqa: E402
 from .daemon import OWN_ACCESS, UNDO, App, Daemon  # noqa: E402
 from .iio_proxy import PolkitMock, ProxyVersion  # noqa: E402
 from .private_bus import BUS_CONFIG  # noqa: E402
+from .processes import stop_all  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
@@ -256,14 +257,7 @@ def run_case(case, shim, shaked, version):
         return result
     finally:
         feeder.stop()
-        for process in reversed(processes):
-            if process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+        stop_all(processes)
         shutil.rmtree(directory, ignore_errors=True)
 
 
