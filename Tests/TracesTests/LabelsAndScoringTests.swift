@@ -47,14 +47,8 @@ import Traces
 
     @Test("a resting rate feeds a detector at rest that often, and leaves the baselines alone")
     func restingRate() throws {
-        let dir = try TestPaths.temporaryDirectory()
-        let csv = dir.appendingPathComponent("rest-then-shake.csv").path
         // Held still for 3.45 s, then a 4 Hz shake for 1.2 s, then still again.
-        let samples = Motion.shake(rate: 100, frequency: 4, amplitude: 30, duration: 1.2, start: 3.45, total: 7)
-        let writer = try TraceWriter(path: csv)
-        for sample in samples { try writer.write(sample) }
-        try writer.close()
-        try "3.35 4.65\n".write(toFile: Labels.path(forTrace: csv), atomically: true, encoding: .utf8)
+        let csv = try restThenShakeTrace()
         let full = try TraceRun.run(path: csv, detectors: [.shaked, .seismic])
         let tenHertz = try TraceRun.run(path: csv, detectors: [.shaked, .seismic], restingRate: 10)
         // Polled once a second at rest, the shake is seen from about 4 s only: too little of it.
