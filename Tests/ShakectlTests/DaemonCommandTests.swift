@@ -88,7 +88,11 @@ import Testing
         let reply = try json(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(reply["app"] as? String == "io.shaked.demo.Notes")
         #expect((reply["intent"] as? String)?.isEmpty == false)
-        #expect(try await demo.waitFor("Undo Typing") != nil, "\(demo.text)")
+        // Wait for the prompt's own hint: "Undo Typing" alone is already on the status line
+        // ("Can: Undo Typing"), and an Escape sent before the prompt opens cancels nothing.
+        #expect(try await demo.waitFor("Esc cancel") != nil, "\(demo.text)")
+        let boxed = try demo.screen().split(separator: "\n").filter { $0.contains("│") }
+        #expect(boxed.contains { $0.contains("Undo Typing") }, "the prompt's title: \(demo.text)")
         let busy = try runProcess(shakectl, ["request", "--socket", daemon.socket])
         #expect(busy.status == 1, "a second intent while a prompt is open is refused")
 
