@@ -134,7 +134,12 @@ struct StrokeChainDetector: Sendable {
             }
         }
         let strength = dynamic.length
-        moments.add(dynamic, over: dt)
+        if view == .motion {
+            moments.add(dynamic, over: dt)
+        } else {
+            // On a line there is nothing off it: the squared strength (the trace) is all the gates use.
+            moments.xx += strength * strength * dt
+        }
         noteFreeFall(raw, at: t)
         let saturated = strength >= threshold / 2 && isSaturated(raw)
 
@@ -441,7 +446,7 @@ struct StrokeChainDetector: Sendable {
     /// it. A foot strike pushes the body up and brakes it forwards at once, and the hips sway
     /// sideways from step to step; a hand drives the device back and forth along one line.
     private func isStride(_ stretch: MotionMoments, line: Vector3, halfCycle: Double) -> Bool {
-        guard halfCycle * 2 * configuration.strideRate > 1 else { return false }
+        guard view == .motion, halfCycle * 2 * configuration.strideRate > 1 else { return false }
         let length = line.length
         guard length > 0 else { return false }
         let along = stretch.energy(along: (1 / length) * line)
