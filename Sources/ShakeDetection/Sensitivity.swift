@@ -92,9 +92,9 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
     /// ``strideSway``. Running, stairs and jumping step at 1.5-3.5 Hz; a hand shakes at 3-8.
     public var strideRate: Double
     /// Largest root mean square of the motion off a slow chain's line, for every unit on it, in
-    /// ongoing motion (see ``strideRate``). A hand's shake keeps to one line, 0.1-0.4 in real
-    /// shakes; a stride adds fore-aft braking and sideways sway, 0.45-1.3 on phones at the waist.
-    /// `.infinity` turns the gate off.
+    /// ongoing motion (see ``strideRate``). A hand's shake keeps near one line: real shakes slower
+    /// than 3.5 Hz read 0.26-0.45. A stride adds fore-aft braking and drive and sideways sway:
+    /// 0.33-0.87 on phones at the waist, half of them over 0.5. `.infinity` turns the gate off.
     public var strideSway: Double
 
     /// The defaults for a sensitivity level.
