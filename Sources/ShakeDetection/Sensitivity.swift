@@ -87,6 +87,15 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
     /// move the device by impacts, a short sharp peak and a long low phase, whose crest is
     /// higher. `.infinity` turns the gate off.
     public var impactCrest: Double
+    /// A chain in ongoing motion slower than this, in Hz (reversals per second over two), may be
+    /// a body's strides; it is, when its motion also sways off its line by more than
+    /// ``strideSway``. Running, stairs and jumping step at 1.5-3.5 Hz; a hand shakes at 3-8.
+    public var strideRate: Double
+    /// Largest root mean square of the motion off a slow chain's line, for every unit on it, in
+    /// ongoing motion (see ``strideRate``). A hand's shake keeps near one line: real shakes slower
+    /// than 3.5 Hz read 0.26-0.45. A stride adds fore-aft braking and drive and sideways sway:
+    /// 0.33-0.87 on phones at the waist, half of them over 0.5. `.infinity` turns the gate off.
+    public var strideSway: Double
 
     /// The defaults for a sensitivity level.
     public init(sensitivity: Sensitivity = .medium) {
@@ -124,6 +133,8 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
         fallTurn = 0.4
         fallLookback = 1.0
         impactCrest = 2.2
+        strideRate = 3.5
+        strideSway = 0.5
     }
 
     /// Checks every value and names the first one out of range.
@@ -157,6 +168,8 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
         try check((-1...1).contains(fallTurn), "fallTurn", "is a cosine, from -1 to 1")
         try check(fallLookback > 0 && fallLookback <= 1.75, "fallLookback", "must lie in (0, 1.75] s")
         try check(impactCrest >= 2.0.squareRoot(), "impactCrest", "must be at least √2 (a sine's crest factor); .infinity turns it off")
+        try check(strideRate >= 0 && strideRate <= 12, "strideRate", "must lie in [0, 12] Hz (0 turns the stride gate off)")
+        try check(strideSway >= 0, "strideSway", "must be at least 0; .infinity turns the stride gate off")
     }
 }
 

@@ -19,7 +19,9 @@
 ///    more reversal.
 /// 6. **Body motion** is not a shake: a chain near a free fall (a jump's flight, a drop), or
 ///    one after the device turned over (a body that fell onto its side, ringing on what it
-///    landed on).
+///    landed on); in motion already going on, a train of impacts (its strongest stroke far
+///    above the motion's RMS) or a body's strides (slower than a hand shakes, and swaying far
+///    off its line).
 /// 7. **A second view, for wandering strokes**: motion fresh from stillness is also projected
 ///    onto its principal axis over the last second (``PrincipalAxis``), and steps 2-6 run on
 ///    that line as well, with one more reversal needed. A device that tumbles or swings in an

@@ -8,8 +8,8 @@ struct StrokeChainDetector: Sendable {
         var strength: Double
         /// Whether the sensor saturated during the stroke, so its strength is only a lower bound.
         var saturated = false
-        /// ``StrokeChainDetector/energy`` when the stroke began, so a chain's mean square is one subtraction.
-        var energyAtStart = 0.0
+        /// ``StrokeChainDetector/moments`` when the stroke began, so a chain's moments are one subtraction.
+        var momentsAtStart = MotionMoments.zero
 
         static let none = Stroke(start: 0, peak: .zero, strength: 0)
     }
@@ -61,9 +61,9 @@ struct StrokeChainDetector: Sendable {
     /// the newest was taken: two seconds of how the device was held.
     private var orientations = Ring<8, Vector3>(filler: .zero)
     private var lastOrientationAt: Int64 = 0
-    /// The integral of the squared strength of the motion over time, (m/s²)² s, since the last reset:
-    /// a chain's mean square is the difference between now and its first stroke, over the time between.
-    private var energy = 0.0
+    /// The second moments of the motion integrated over time since the last reset: a chain's are the
+    /// difference between now and its first stroke (its mean square, and how much lies off its line).
+    private var moments = MotionMoments.zero
     /// Nanoseconds between entries of `orientations`.
     private static let orientationStep: Int64 = 250_000_000
 
@@ -87,7 +87,7 @@ struct StrokeChainDetector: Sendable {
         lastFreeFall = nil
         orientations.removeAll()
         lastOrientationAt = 0
-        energy = 0
+        moments = .zero
     }
 
     mutating func process(_ sample: Sample) -> ShakeEvent? {
@@ -134,7 +134,12 @@ struct StrokeChainDetector: Sendable {
             }
         }
         let strength = dynamic.length
-        energy += strength * strength * dt
+        if view == .motion {
+            moments.add(dynamic, over: dt)
+        } else {
+            // On a line there is nothing off it: the squared strength (the trace) is all the gates use.
+            moments.xx += strength * strength * dt
+        }
         noteFreeFall(raw, at: t)
         let saturated = strength >= threshold / 2 && isSaturated(raw)
 
@@ -175,7 +180,7 @@ struct StrokeChainDetector: Sendable {
             } else {
                 if current != nil { closeCurrent() }
                 var stroke = Stroke(start: t, peak: dynamic, strength: strength, saturated: saturated)
-                stroke.energyAtStart = energy
+                stroke.momentsAtStart = moments
                 current = stroke
                 retryAsStrokeGrows = false
                 recentStarts.append(t)
@@ -335,8 +340,12 @@ struct StrokeChainDetector: Sendable {
 
         let first = chain[back: closed - 1]
         guard !isBodyMotion(first: first, closed: closed) else { return nil }
-        if !fromStillness, isImpactTrain(first: first, peak: found.peak, at: t) { return nil }
         let line = Self.line(chain: chain, count: closed, first: first)
+        if !fromStillness {
+            let stretch = moments - first.momentsAtStart
+            if isImpactTrain(stretch, since: first.start, peak: found.peak, at: t) { return nil }
+            if isStride(stretch, line: line, halfCycle: found.halfCycle) { return nil }
+        }
         let (axis, direction) = Self.dominantAxis(line: line, first: first)
         var onset = first.start
         for i in closed..<chain.count { onset = chain[back: i].start }
@@ -424,11 +433,25 @@ struct StrokeChainDetector: Sendable {
     /// ``ShakeDetectorConfiguration/impactCrest`` times above the root mean square of the motion
     /// from its first stroke until now. A shake is near a sine (crest √2, less when clipped); a
     /// foot strike is a short, sharp rise with a long, low phase between.
-    private func isImpactTrain(first: Stroke, peak: Double, at t: Int64) -> Bool {
-        let span = seconds(t - first.start)
+    private func isImpactTrain(_ stretch: MotionMoments, since start: Int64, peak: Double, at t: Int64) -> Bool {
+        let span = seconds(t - start)
         guard span > 0 else { return false }
-        let meanSquare = (energy - first.energyAtStart) / span
+        let meanSquare = stretch.energy / span
         return peak * peak > configuration.impactCrest * configuration.impactCrest * meanSquare
+    }
+
+    /// Whether a chain in ongoing motion is a body's strides rather than a hand's shake: slower than
+    /// ``ShakeDetectorConfiguration/strideRate`` (a step rate) with more than
+    /// ``ShakeDetectorConfiguration/strideSway`` of its motion (RMS) off its line for every unit on
+    /// it. A foot strike pushes the body up and brakes it forwards at once, and the hips sway
+    /// sideways from step to step; a hand drives the device back and forth along one line.
+    private func isStride(_ stretch: MotionMoments, line: Vector3, halfCycle: Double) -> Bool {
+        guard view == .motion, halfCycle * 2 * configuration.strideRate > 1 else { return false }
+        let length = line.length
+        guard length > 0 else { return false }
+        let along = stretch.energy(along: (1 / length) * line)
+        let sway = configuration.strideSway
+        return stretch.energy - along > sway * sway * along
     }
 
     /// Whether strokes were already happening in the window before `start`.

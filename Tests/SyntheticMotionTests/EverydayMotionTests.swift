@@ -103,17 +103,25 @@ struct EverydayMotionTests {
         }
     }
 
-    /// The material is hard: without the free-fall gate, jumping fires the detector, so the
-    /// silence above is the gate's doing.
-    @Test func withoutTheFreeFallGateJumpingFires() {
-        var configuration = ShakeDetectorConfiguration()
-        configuration.freeFallLevel = 0
-        var total = 0
-        for seed in Self.seeds {
-            var detector = ShakeDetector(configuration: configuration)
-            total += EverydayMotion(.jumping, seed: seed).samples(seconds: 30).compactMap { detector.process($0) }.count
+    /// The material is hard: without the free-fall and stride gates, jumping fires the detector,
+    /// so the silence above is the gates' doing; and each of the two silences it alone (a flight in
+    /// free fall, and a body's stride swaying off the line of its steps).
+    @Test func withoutTheFreeFallAndStrideGatesJumpingFires() {
+        func events(freeFall: Bool, stride: Bool) -> Int {
+            var configuration = ShakeDetectorConfiguration()
+            if !freeFall { configuration.freeFallLevel = 0 }
+            if !stride { configuration.strideSway = .infinity }
+            var total = 0
+            for seed in Self.seeds {
+                var detector = ShakeDetector(configuration: configuration)
+                total += EverydayMotion(.jumping, seed: seed).samples(seconds: 30).compactMap { detector.process($0) }.count
+            }
+            return total
         }
-        #expect(total >= 10, "\(total) events in 3 minutes of jumping without the gates")
+        let neither = events(freeFall: false, stride: false)
+        #expect(neither >= 10, "\(neither) events in 3 minutes of jumping without the gates")
+        #expect(events(freeFall: true, stride: false) == 0, "the free-fall gate alone")
+        #expect(events(freeFall: false, stride: true) == 0, "the stride gate alone")
     }
 
     /// The falls are hard material too: half land soft and ring at 2.5-4.5 Hz, which without the
