@@ -129,7 +129,7 @@ struct ReadingLoop {
         do throws(IIOError) {
             switch configuration.mode {
             case .polled:
-                reader = try PolledReader(info: info, wantedRate: configuration.rate)
+                reader = try PolledReader(info: info, configuration: configuration)
             case .buffered:
                 reader = try makeBuffered(info)
             case .automatic:
@@ -144,10 +144,10 @@ struct ReadingLoop {
                         reader = try makeBuffered(info)
                     } catch  where error.code != .permissionDenied && info.hasRawAttributes {
                         note = "; the buffer could not be used: \(error)"
-                        reader = try PolledReader(info: info, wantedRate: configuration.rate)
+                        reader = try PolledReader(info: info, configuration: configuration)
                     }
                 } else {
-                    reader = try PolledReader(info: info, wantedRate: configuration.rate)
+                    reader = try PolledReader(info: info, configuration: configuration)
                 }
             }
         } catch {
@@ -289,7 +289,7 @@ struct ReadingLoop {
             silenceDeadline = nil
             reader = nil
             do {
-                let polled = try PolledReader(info: info, wantedRate: configuration.rate)
+                let polled = try PolledReader(info: info, configuration: configuration)
                 let silence = configuration.bufferSilenceTimeout.nanoseconds / 1_000_000
                 start(polled, note: "; the buffer delivered nothing in \(silence) ms")
             } catch {
