@@ -89,7 +89,8 @@ class Feeder(threading.Thread):
     """Plays the device: ten scans every 100 ms into the buffer, and the same reading in the raw attributes.
 
     With `sway` (in raw counts), the buffer's scans swing along x by that much at 1.5 Hz about the
-    reading: a device carried in a walking hand, moving all the time but not shaken."""
+    reading: a device carried in a walking hand, moving all the time but not shaken; the raw attributes
+    then follow the last scan of each batch, so a poller sees the device move too."""
 
     def __init__(self, testbed, sway=0):
         super().__init__(daemon=True)
@@ -122,6 +123,8 @@ class Feeder(threading.Thread):
                 written = 0
             rest = chunk[written:]
             self.carry = rest[:len(rest) % 16] if written else b""
+            if self.sway:
+                self.testbed.set_attribute(SYSPATH, "in_accel_x_raw", "%d\n" % x)
 
     def stop(self):
         self.stopped.set()
