@@ -119,8 +119,8 @@ struct ReadingLoop {
             // Also a hang-up or error of a resting reader's descriptor, which epoll reports unasked: the
             // read then fails and the reader is closed.
             if ready.reader && reader != nil { readReady() }
-            if ready.count == 0 || pendingSince != nil || silenceDeadline != nil || retryAt != nil || restingUntil != nil
-                || lastSamplesAt != nil
+            if ready.count == 0 || pendingSince != nil || silenceDeadline != nil || retryAt != nil
+                || restingUntil != nil || lastSamplesAt != nil
             {
                 checkDeadlines()
             }

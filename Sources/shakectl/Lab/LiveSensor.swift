@@ -44,7 +44,8 @@ struct SensorOptions: ParsableArguments {
     /// The source configuration these options describe.
     func configuration(statistics: ReaderStatistics? = nil) -> AccelerometerConfiguration {
         AccelerometerConfiguration(
-            device: device, rate: rate, pollingRate: pollingRate, mode: mode, mountMatrix: mountMatrix.flatMap { MountMatrix(parsing: $0) },
+            device: device, rate: rate, pollingRate: pollingRate, mode: mode,
+            mountMatrix: mountMatrix.flatMap { MountMatrix(parsing: $0) },
             statistics: statistics)
     }
 }
