@@ -88,13 +88,15 @@ final class TimeSharedReader: SampleReader {
         self.info = info
         self.rate = rate
         self.devnode = devnode
+        // The timer first: a throw after the raw allocations below would leak them (deinit runs only once
+        // every property is set).
+        timer = try OneShotTimer()
         devnodePath = strdup(devnode)!
         bufferEnable = PolledAttribute(path: "\(base)/buffer/enable")
         interval = Int64(1e9 / clampWakeups(wakeupsPerSecond))
         schedule = DrainSchedule(rate: rate)
         clock = TimestampGuard(period: periodNanoseconds(rate))
         scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.maximumScans * decoder.scanBytes, alignment: 8)
-        timer = try OneShotTimer()
         lastRead = monotonicNanoseconds()
         try timer.arm(at: lastRead &+ interval)
     }
