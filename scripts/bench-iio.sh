@@ -5,7 +5,7 @@
 # every 100 ms (as a real IIO buffer with watermark 10 would wake a reader) and the same reading in
 # in_accel_*_raw; Debian's iio-sensor-proxy polling it with the accelerometer claimed by
 # monitor-sensor, as on a phone; then `shakectl bench-iio` (buffered: the buffer; polled:
-# in_accel_*_raw at 100 Hz), which reads as the daemon does (its SensorService and detector). The
+# in_accel_*_raw at POLL_RATE), which reads as the daemon does (its SensorService and detector). The
 # device lies still, as a phone held to read does, except in buffered-moving, where it sways as in a
 # walking hand (so the buffer is read at every watermark instead of every third). Prints,
 # per run, one JSON line: CPU ms per second of the process and of the reading thread alone,
@@ -15,12 +15,16 @@
 # Then the floor: Tests/harness/iio_floor_reader.c, a C reader that only polls and reads the same
 # buffer, what any reader pays under this harness (the kernel, umockdev's preload). The time-shared
 # modes: iio-sensor-proxy buffered on a driver that refuses raw reads (under the kernel model), shaked
-# sharing its buffer in time, and the floor doing the same opens, reads and closes every 100 ms.
+# sharing its buffer in time, and the floor doing the same opens, reads and closes every 100 ms. The
+# polled modes read in_accel_*_raw at POLL_RATE Hz (default 60, the daemon's PollingRate): shakectl's
+# polled reader (polled, polled-moving) and the floor reading the same three files at the same rate
+# (floor-polled).
 #
 #   scripts/bench-iio.sh [RUNS] [SECONDS]     (defaults 3 and 10)
 #   SCRATCH_PATH=.build-iio scripts/bench-iio.sh
 #   SHAKECTL=/path/to/shakectl scripts/bench-iio.sh   (another build, for A/B; skips the build)
 #   BENCH_MODES="time-shared floor-time-shared" scripts/bench-iio.sh   (only these modes)
+#   POLL_RATE=100 BENCH_MODES="polled floor-polled" scripts/bench-iio.sh   (polling at another rate)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-3}
@@ -41,7 +45,7 @@ cc -O2 -Wall -Wextra -Werror -o "$floor" Tests/harness/iio_floor_reader.c
 # The kernel model, for the time-shared modes (iio-sensor-proxy's buffer enabled, raw reads refused).
 export IIO_EXCLUSIVITY_SHIM=$(dirname "$floor")/libiio-exclusivity.so
 cc -O2 -Wall -Wextra -Werror -shared -fPIC -o "$IIO_EXCLUSIVITY_SHIM" Tests/IIOExclusivity/iio-exclusivity.c -ldl
-for mode in ${BENCH_MODES:-buffered buffered-moving polled floor time-shared time-shared-moving floor-time-shared}; do
+for mode in ${BENCH_MODES:-buffered buffered-moving floor polled polled-moving floor-polled time-shared time-shared-moving floor-time-shared}; do
     for run in $(seq "$runs"); do
         printf '%s run %s: ' "$mode" "$run"
         "$python" -m shaked_harness.bench_iio_beside_proxy "$(case $mode in floor*) echo "$floor" ;; *) echo "$SHAKECTL" ;; esac)" \

@@ -1,5 +1,6 @@
 // libiio (Analog Devices)'s declarations, plus the Linux descriptors the reading loop sleeps on
-// (timerfd for polled reading, eventfd to wake it when the consumer leaves), and naming its
+// (timerfd for polled reading, eventfd to wake it when the consumer leaves, the epoll set it
+// waits in), and naming its
 // thread, which Glibc's Swift overlay does not export.
 //
 // The module links nothing: IIOSensors loads libiio with dlopen when it first opens a sensor's
@@ -8,6 +9,7 @@
 #ifndef SHAKED_CIIO_SHIM_H
 #define SHAKED_CIIO_SHIM_H
 #include <iio.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/timerfd.h>
 #include <sys/prctl.h>

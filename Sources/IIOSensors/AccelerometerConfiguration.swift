@@ -25,6 +25,11 @@ public struct AccelerometerConfiguration: Sendable {
     public var device: String?
     /// The wanted rate in Hz; the device runs at the nearest available rate at or above it.
     public var rate: Double
+    /// How many times a second a polled reader reads `in_accel_*_raw` (at most the device's rate): the
+    /// lowest rate that keeps every recorded shake, with margin (docs/sensors.md).
+    public var pollingRate: Double
+    /// The default ``pollingRate``: 60 Hz.
+    public static let defaultPollingRate = 60.0
     /// Which reading mode to use.
     public var mode: ModePreference
     /// Overrides the mount matrix read from udev and sysfs.
@@ -47,9 +52,11 @@ public struct AccelerometerConfiguration: Sendable {
     /// Counters for benchmarks and status lines, if wanted.
     public var statistics: ReaderStatistics?
 
-    /// Creates a configuration; the defaults suit a phone: the first accelerometer at 100 Hz, ten wake-ups a second.
+    /// Creates a configuration; the defaults suit a phone: the first accelerometer at 100 Hz (polled at 60 Hz), ten
+    /// wake-ups a second.
     public init(
-        device: String? = nil, rate: Double = 100, mode: ModePreference = .automatic, mountMatrix: MountMatrix? = nil,
+        device: String? = nil, rate: Double = 100, pollingRate: Double = defaultPollingRate,
+        mode: ModePreference = .automatic, mountMatrix: MountMatrix? = nil,
         priority: SharingPriority = .rotation, bufferSilenceTimeout: Duration = .milliseconds(500),
         wakeupsPerSecond: Double = 10,
         waitForSensor: Bool = false, libiioTimeoutMilliseconds: UInt32 = 1000,
@@ -58,6 +65,7 @@ public struct AccelerometerConfiguration: Sendable {
     ) {
         self.device = device
         self.rate = rate
+        self.pollingRate = pollingRate
         self.mode = mode
         self.mountMatrix = mountMatrix
         self.priority = priority

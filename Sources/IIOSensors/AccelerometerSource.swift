@@ -5,7 +5,7 @@ import TextSafety
 /// A real accelerometer as a ``SampleSource``: IIO buffered or polled, with hotplug and retries.
 ///
 /// Nothing is opened until ``events()`` is called; the device is read only while the stream
-/// lives. A dedicated thread sleeps in `poll(2)` on the buffer (or the polling timer), a udev
+/// lives. A dedicated thread sleeps in `epoll_wait(2)` on the buffer (or the polling timer), a udev
 /// monitor and a wake-up eventfd, so it wakes only for data, hotplug, a retry, a liveness probe
 /// or the end of the stream. When the consumer stops (the stream terminates), the buffer is
 /// disabled, the device closed and the thread ends: no consumer, no reads, no wake-ups.
@@ -40,7 +40,7 @@ public struct AccelerometerSource: SampleSource {
     /// Opens the sensor and runs `consumer` on the reading thread with every event, until the stream
     /// is dropped or cancelled; the stream carries what the consumer reports.
     ///
-    /// The consumer runs between two `poll(2)`s, so a batch costs no thread hand-off, no task switch and
+    /// The consumer runs between two waits, so a batch costs no thread hand-off, no task switch and
     /// no allocation; only a report wakes the iterating task. The stream ends with an ``IIOError`` only
     /// when the sensor cannot be opened at start and ``AccelerometerConfiguration/waitForSensor`` is
     /// false, or the udev monitor, the eventfd or the thread cannot be created.
@@ -88,7 +88,7 @@ public struct AccelerometerSource: SampleSource {
     /// Whether every reading thread of this source answers within `timeout`: for a watchdog.
     ///
     /// Each live loop is asked through its wake-up eventfd and answers at its next pass through
-    /// `poll(2)`, so the probe costs no periodic wake-ups, only one per call. A loop stuck in a
+    /// its wait, so the probe costs no periodic wake-ups, only one per call. A loop stuck in a
     /// driver, a system call or libiio does not answer in time, and this returns false. With no
     /// stream open (the sensor is off) it is true at once. Probes run concurrently, so the call
     /// takes at most about `timeout`. A cancelled caller gets false.

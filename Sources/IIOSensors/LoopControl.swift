@@ -7,7 +7,7 @@ import Synchronization
 
 /// What other threads may ask of one reading loop: stop, answer a liveness probe, or look again
 /// (a device it waits for was released). All of it arrives through one non-blocking `eventfd`,
-/// so a loop asleep in `poll(2)` costs nothing until someone asks.
+/// so a loop asleep in its ``WaitSet`` costs nothing until someone asks.
 ///
 /// A probe is answered by the loop itself, at its next pass through `poll`: a loop stuck in a
 /// system call or a driver does not answer, which is the point.

@@ -6,13 +6,18 @@ import MonotonicClock
 #endif
 
 /// Reads `in_accel_{x,y,z}_raw` at a fixed rate, woken by a timer: the fallback when a device
-/// has no IIO buffer, or its buffer stays silent.
+/// has no IIO buffer, or its buffer stays silent, and the reader beside a rotation service that polls.
 ///
 /// Costs one wake-up and three attribute reads per sample, so it is only used when buffered
-/// reading is not possible. Each read allocates nothing.
+/// reading is not possible, and it polls at the polling rate (60 Hz by default: the lowest that keeps
+/// every recorded shake, with margin; docs/sensors.md), below the device's own rate. Each read
+/// allocates nothing.
 final class PolledReader: SampleReader {
     let info: AccelerometerInfo
+    /// How many times a second the attributes are read: the polling rate, at most the device's rate.
     let rate: Double
+    /// The rate the device samples at (as set here, or as found beside another process's buffer).
+    let deviceRate: Double
     var mode: ReadingMode { .polled }
     var pollFD: Int32 { timer.fd }
 
@@ -25,8 +30,14 @@ final class PolledReader: SampleReader {
     /// The rate to put back at close, when the reader raised it for a driver that sleeps per read.
     private var restoreRate: (attribute: String, text: String, raised: Double)?
 
-    /// Sets the device's rate (when it has one) and starts the timer.
-    init(info: AccelerometerInfo, wantedRate: Double) throws(IIOError) {
+    /// A reader polling at `configuration.pollingRate`, the device at `configuration.rate`.
+    convenience init(info: AccelerometerInfo, configuration: AccelerometerConfiguration) throws(IIOError) {
+        try self.init(info: info, wantedRate: configuration.rate, pollingRate: configuration.pollingRate)
+    }
+
+    /// Sets the device's rate to the nearest it offers at or above `wantedRate` (when it has one) and starts
+    /// the timer at `pollingRate`, or at the device's rate when that is lower.
+    init(info: AccelerometerInfo, wantedRate: Double, pollingRate: Double) throws(IIOError) {
         guard info.hasRawAttributes else {
             throw IIOError(
                 .badConfiguration, path: info.syspath,
@@ -40,12 +51,13 @@ final class PolledReader: SampleReader {
             try Sysfs.write("\(info.syspath)/\(attribute)", rateText(rate))
         }
         self.info = info
-        self.rate = rate
+        deviceRate = rate
+        self.rate = min(clampRate(pollingRate), rate)
         x = PolledAttribute(path: "\(info.syspath)/in_accel_x_raw")
         y = PolledAttribute(path: "\(info.syspath)/in_accel_y_raw")
         z = PolledAttribute(path: "\(info.syspath)/in_accel_z_raw")
         converter = SampleConverter(calibration: info.calibration, mountMatrix: info.mountMatrix)
-        timer = try PeriodicTimer(periodNanoseconds: periodNanoseconds(rate))
+        timer = try PeriodicTimer(periodNanoseconds: periodNanoseconds(self.rate))
         // One reading now: beside another process's buffer it says whether the driver answers raw reads
         // at all, and its length whether the driver powers the chip up for each read.
         var probe: [Sample] = []
@@ -57,7 +69,7 @@ final class PolledReader: SampleReader {
         // the rate asked for, a reading then takes several periods, and polling gets a few a second. The
         // sleeps shrink with the chip's rate, and the chip runs only during the read: its highest rate
         // gives the most readings. Only while no buffer runs, whose rate is its owner's.
-        if took > periodNanoseconds(rate) / 2, let attribute = info.samplingFrequencyAttribute,
+        if took > periodNanoseconds(self.rate) / 2, let attribute = info.samplingFrequencyAttribute,
             let fastest = info.availableRates?.fastest, fastest > rate, !DeviceSharing.bufferEnabled(info)
         {
             if (try? Sysfs.write("\(info.syspath)/\(attribute)", rateText(fastest))) != nil {

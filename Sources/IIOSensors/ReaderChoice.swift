@@ -23,7 +23,7 @@ enum ReaderChoice {
         guard othersBuffer || rotationServiceNearby else { return nil }
         if info.hasRawAttributes {
             do {
-                let polled = try PolledReader(info: info, wantedRate: configuration.rate)
+                let polled = try PolledReader(info: info, configuration: configuration)
                 return (
                     polled,
                     othersBuffer

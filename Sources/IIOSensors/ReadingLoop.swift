@@ -28,7 +28,11 @@ struct ReadingLoop {
     /// a batch is lent, and reused once it returns.
     private let deliver: (SourceEvent) -> Bool
 
-    var reader: (any SampleReader)?
+    var reader: (any SampleReader)? {
+        didSet { readerGeneration &+= 1 }
+    }
+    /// Counts the readers set, so that the loop's ``WaitSet`` is made anew for each one.
+    private var readerGeneration = 0
     /// The device this loop has claimed in ``DeviceClaims`` (held while `reader` is open).
     private var claimed: String?
     /// The device is still open in another loop; its release nudges this one.
@@ -83,30 +87,40 @@ struct ReadingLoop {
             guard configuration.waitForSensor else { throw error }
             failed(error)
         }
-        var fds = [pollfd](repeating: pollfd(), count: 3)
+        // Made anew for each reader (a generation it was made for), the reader watched unless it rests.
+        var waitSet: WaitSet?
+        var waitSetGeneration = -1
         while true {
-            fds[0] = pollfd(fd: control.fd, events: Int16(POLLIN), revents: 0)
-            fds[1] = pollfd(fd: monitor.fd, events: Int16(POLLIN), revents: 0)
-            fds[2] = pollfd(fd: restingUntil == nil ? reader?.pollFD ?? -1 : -1, events: Int16(POLLIN), revents: 0)
-            let ready: Int32
-            do {
-                ready = try checkErrno("poll") { poll(&fds, 3, timeoutMilliseconds()) }
+            let ready: WaitSet.Ready
+            do throws(IIOError) {
+                if waitSetGeneration != readerGeneration || waitSet == nil {
+                    waitSet = nil
+                    waitSet = try WaitSet(
+                        control: control.fd, monitor: monitor.fd, reader: reader?.pollFD ?? -1,
+                        watchReader: restingUntil == nil)
+                    waitSetGeneration = readerGeneration
+                } else {
+                    try waitSet!.watchReader(restingUntil == nil)
+                }
+                ready = try waitSet!.wait(timeoutMilliseconds: timeoutMilliseconds())
             } catch {
                 closeReader()
                 throw error
             }
             configuration.statistics?.record(wakeups: 1)
-            if fds[0].revents != 0 {
+            if ready.control {
                 control.drain()
                 if control.isStopped { break }
                 if waitingForDevice && reader == nil { tryReopen() }
             }
-            if fds[1].revents != 0 {
+            if ready.monitor {
                 while let event = monitor.receive() { handle(event) }
             }
-            if fds[2].revents != 0 && reader != nil { readReady() }
-            if ready == 0 || pendingSince != nil || silenceDeadline != nil || retryAt != nil || restingUntil != nil
-                || lastSamplesAt != nil
+            // Also a hang-up or error of a resting reader's descriptor, which epoll reports unasked: the
+            // read then fails and the reader is closed.
+            if ready.reader && reader != nil { readReady() }
+            if ready.count == 0 || pendingSince != nil || silenceDeadline != nil || retryAt != nil
+                || restingUntil != nil || lastSamplesAt != nil
             {
                 checkDeadlines()
             }
@@ -129,7 +143,7 @@ struct ReadingLoop {
         do throws(IIOError) {
             switch configuration.mode {
             case .polled:
-                reader = try PolledReader(info: info, wantedRate: configuration.rate)
+                reader = try PolledReader(info: info, configuration: configuration)
             case .buffered:
                 reader = try makeBuffered(info)
             case .automatic:
@@ -144,10 +158,10 @@ struct ReadingLoop {
                         reader = try makeBuffered(info)
                     } catch  where error.code != .permissionDenied && info.hasRawAttributes {
                         note = "; the buffer could not be used: \(error)"
-                        reader = try PolledReader(info: info, wantedRate: configuration.rate)
+                        reader = try PolledReader(info: info, configuration: configuration)
                     }
                 } else {
-                    reader = try PolledReader(info: info, wantedRate: configuration.rate)
+                    reader = try PolledReader(info: info, configuration: configuration)
                 }
             }
         } catch {
@@ -289,7 +303,7 @@ struct ReadingLoop {
             silenceDeadline = nil
             reader = nil
             do {
-                let polled = try PolledReader(info: info, wantedRate: configuration.rate)
+                let polled = try PolledReader(info: info, configuration: configuration)
                 let silence = configuration.bufferSilenceTimeout.nanoseconds / 1_000_000
                 start(polled, note: "; the buffer delivered nothing in \(silence) ms")
             } catch {

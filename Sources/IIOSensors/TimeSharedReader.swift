@@ -31,6 +31,11 @@ final class TimeSharedReader: SampleReader {
     private(set) var readScans = 0
 
     private let devnode: String
+    /// `devnode` as a C string, made once: a Swift `String` passed to `open` is copied into a new array
+    /// at every call, which was one allocation a read.
+    private let devnodePath: UnsafeMutablePointer<CChar>
+    /// `buffer/enable`, read after an empty read without allocating.
+    private let bufferEnable: PolledAttribute
     private let decoder: ScanDecoder
     private let timer: OneShotTimer
     private let interval: Int64
@@ -83,17 +88,22 @@ final class TimeSharedReader: SampleReader {
         self.info = info
         self.rate = rate
         self.devnode = devnode
+        // The timer first: a throw after the raw allocations below would leak them (deinit runs only once
+        // every property is set).
+        timer = try OneShotTimer()
+        devnodePath = strdup(devnode)!
+        bufferEnable = PolledAttribute(path: "\(base)/buffer/enable")
         interval = Int64(1e9 / clampWakeups(wakeupsPerSecond))
         schedule = DrainSchedule(rate: rate)
         clock = TimestampGuard(period: periodNanoseconds(rate))
         scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.maximumScans * decoder.scanBytes, alignment: 8)
-        timer = try OneShotTimer()
         lastRead = monotonicNanoseconds()
         try timer.arm(at: lastRead &+ interval)
     }
 
     deinit {
         scratch.deallocate()
+        free(devnodePath)
         if let restoreRate, let now = try? Sysfs.read("\(info.syspath)/\(restoreRate.attribute)"),
             Double(String(now.filter { !$0.isWhitespace })) == Double(restoreRate.ours)
         {
@@ -106,7 +116,7 @@ final class TimeSharedReader: SampleReader {
         let now = monotonicNanoseconds()
         let fd: Int32
         do throws(IIOError) {
-            fd = try checkErrno("open", path: devnode) { open(devnode, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+            fd = try checkErrno("open", path: devnode) { open(devnodePath, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         } catch where error.errno == EBUSY {
             // The other process is reading now: come back after its read. One that keeps the node open
             // (not iio-sensor-proxy, which holds it for a read, or 500 ms at its discovery) leaves
@@ -149,7 +159,7 @@ final class TimeSharedReader: SampleReader {
         if samples.count > before { lastScan = samples[samples.count - 1].timestamp }
         readScans += scans
         lastRead = now
-        if scans == 0 && !DeviceSharing.bufferEnabled(info) {
+        if scans == 0 && !bufferEnabled() {
             throw IIOError(
                 .sharingChanged, path: info.syspath,
                 "the other process disabled its buffer (iio-sensor-proxy 3.7 does when the shell releases the "
@@ -157,6 +167,11 @@ final class TimeSharedReader: SampleReader {
         }
         try timer.arm(at: schedule.nextRead(after: now, interval: interval))
         return 1
+    }
+
+    /// Whether the shared buffer is still enabled (as ``DeviceSharing/bufferEnabled(_:)``, without allocating).
+    private func bufferEnabled() -> Bool {
+        (try? bufferEnable.readInteger()) == 1
     }
 
     /// Decodes the scans read, the last stamped `readTime` and the others before it: by their own

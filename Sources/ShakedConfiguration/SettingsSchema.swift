@@ -10,6 +10,7 @@ extension SettingKey {
         var keys: [SettingKey] = [
             optionalText("Sensor", "Device", \.sensor.device),
             number("Sensor", "Rate", \.sensor.rate, ShakedSettings.Sensor.rates, unit: "Hz"),
+            number("Sensor", "PollingRate", \.sensor.pollingRate, ShakedSettings.Sensor.pollingRates, unit: "Hz"),
             choice("Sensor", "Mode", \.sensor.mode),
             mountMatrix,
             choice("Sensor", "Priority", \.sensor.priority),

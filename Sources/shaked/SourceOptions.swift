@@ -35,7 +35,7 @@ struct SourceOptions: Sendable {
             case .polled: .polled
             }
         let configuration = AccelerometerConfiguration(
-            device: sensor.device, rate: sensor.rate, mode: mode,
+            device: sensor.device, rate: sensor.rate, pollingRate: sensor.pollingRate, mode: mode,
             mountMatrix: sensor.mountMatrix.flatMap { MountMatrix(rows: $0) },
             priority: sensor.priority == .shake ? .shake : .rotation, waitForSensor: true)
         let source = AccelerometerSource(configuration: configuration)

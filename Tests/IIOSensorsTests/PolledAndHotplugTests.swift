@@ -25,7 +25,7 @@ extension DeviceTests {
         try bed.add(fake.text)
         let recorder = EventRecorder(AccelerometerSource())
         let first = await recorder.waitForSamples(3)
-        #expect(recorder.all.first?.returnedText == "fake_accel (iio:device0): polled at 100 Hz")
+        #expect(recorder.all.first?.returnedText == "fake_accel (iio:device0): polled at 60 Hz")
         try #require(first.count >= 3)
         #expect(first.allSatisfy { $0.x == -3.5 && $0.y == 1 && $0.z == -2 })
         // A new reading shows up at the next tick.
@@ -35,6 +35,27 @@ extension DeviceTests {
         }
         await recorder.stop()
         #expect(later)
+    }
+
+    /// The polled reader reads at the polling rate (60 Hz by default, or as configured), not at the
+    /// device's rate: the samples' spacing is the polling period. The median spacing, since a tick the
+    /// loaded machine misses is not made up (the sensor holds one value at a time).
+    @Test(arguments: [(nil, 60.0), (25.0, 25.0), (200.0, 100.0)] as [(Double?, Double)])
+    func polledReadArrivesAtThePollingRate(pollingRate: Double?, expected: Double) async throws {
+        let bed = Testbed()
+        let fake = FakeAccelerometer()
+        try bed.add(fake.text)
+        var configuration = AccelerometerConfiguration(mode: .polled)
+        if let pollingRate { configuration.pollingRate = pollingRate }
+        let recorder = EventRecorder(AccelerometerSource(configuration: configuration))
+        let samples = await recorder.waitForSamples(Int(expected) + 1)
+        await recorder.stop()
+        // At most the device's rate: Rate (100 Hz) sets the fixture to 100 Hz, so 200 polls at 100.
+        #expect(recorder.all.first?.returnedText == "fake_accel (iio:device0): polled at \(Int(expected)) Hz")
+        try #require(samples.count > Int(expected))
+        let gaps = zip(samples.dropFirst(), samples).map { Double($0.timestamp - $1.timestamp) / 1e9 }.sorted()
+        let median = gaps[gaps.count / 2]
+        #expect(abs(median - 1 / expected) < 0.15 / expected, "median spacing \(median) s at \(expected) Hz")
     }
 
     @Test func bufferedReadAppliesOffsetScaleAndMountMatrix() async throws {
@@ -62,7 +83,7 @@ extension DeviceTests {
         #expect(fellBack)
         let texts = recorder.all.compactMap(\.returnedText)
         #expect(texts.first?.contains("buffered") == true)
-        #expect(texts.last == "fake_accel (iio:device0): polled at 100 Hz; the buffer delivered nothing in 500 ms")
+        #expect(texts.last == "fake_accel (iio:device0): polled at 60 Hz; the buffer delivered nothing in 500 ms")
         #expect(waited >= .milliseconds(450) && waited < .seconds(3))
         // Raw (100, -200, 16384) × 0.000598550.
         let scale = 0.000598550

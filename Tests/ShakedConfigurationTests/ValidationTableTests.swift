@@ -60,6 +60,11 @@ import Testing
         Case(
             text: "[Sensor]\nRate=2000.5\n", key: "Sensor.Rate", line: 2, code: .outOfRange, says: "from 10 to 1000 Hz"),
         Case(
+            text: "[Sensor]\nPollingRate=10\n", key: "Sensor.PollingRate", line: 2, code: .outOfRange,
+            says: "is 10; it must be from 25 to 200 Hz"),
+        Case(
+            text: "[Sensor]\nPollingRate=fast\n", key: "Sensor.PollingRate", line: 2, code: .wrongType, says: "a number"),
+        Case(
             text: "[Prompt]\nTimeout=0\n", key: "Prompt.Timeout", line: 2, code: .outOfRange,
             says: "from 1 to 600 seconds"),
         Case(

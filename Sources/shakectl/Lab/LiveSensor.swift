@@ -17,6 +17,12 @@ struct SensorOptions: ParsableArguments {
     @Option(help: "The sampling rate to ask for, in Hz; the nearest rate the sensor offers at or above it is used.")
     var rate: Double = 100
 
+    @Option(
+        help: ArgumentHelp(
+            "How many times a second to read in_accel_*_raw when the sensor is polled, in Hz (25 to 200), at most --rate.",
+            valueName: "hz"))
+    var pollingRate: Double = AccelerometerConfiguration.defaultPollingRate
+
     @Option(help: "How to read: automatic (buffered, else polled), buffered or polled.")
     var mode: AccelerometerConfiguration.ModePreference = .automatic
 
@@ -25,6 +31,9 @@ struct SensorOptions: ParsableArguments {
 
     func validate() throws {
         guard rate > 0, rate <= 10_000 else { throw ValidationError("--rate must be above 0 and at most 10000 Hz.") }
+        guard pollingRate >= 25, pollingRate <= 200 else {
+            throw ValidationError("--polling-rate must be from 25 to 200 Hz, the rates the detector works at.")
+        }
         if let mountMatrix, MountMatrix(parsing: mountMatrix) == nil {
             throw ValidationError(
                 "--mount-matrix must be three rows of three numbers, none all zero: \"x1, y1, z1; x2, y2, z2; x3, y3, z3\"."
@@ -35,7 +44,8 @@ struct SensorOptions: ParsableArguments {
     /// The source configuration these options describe.
     func configuration(statistics: ReaderStatistics? = nil) -> AccelerometerConfiguration {
         AccelerometerConfiguration(
-            device: device, rate: rate, mode: mode, mountMatrix: mountMatrix.flatMap { MountMatrix(parsing: $0) },
+            device: device, rate: rate, pollingRate: pollingRate, mode: mode,
+            mountMatrix: mountMatrix.flatMap { MountMatrix(parsing: $0) },
             statistics: statistics)
     }
 }

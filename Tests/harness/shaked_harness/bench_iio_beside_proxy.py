@@ -16,12 +16,18 @@ while buffered, both under the kernel model (IIO_EXCLUSIVITY_SHIM, the library s
 builds): shaked then shares the buffer in time (opens, reads and closes the node ten times a second),
 and the floor reader does the same reads (`iio-floor-reader SECONDS --reopen`).
 
+MODE polled (and floor-polled): shakectl reads in_accel_*_raw at POLL_RATE Hz (`--mode polled
+--polling-rate`, default 60, the daemon's PollingRate), and the floor reader makes the same reads at
+the same rate (`iio-floor-reader SECONDS --poll RATE SYSPATH`).
+
 The device lies still unless MODE ends in "-moving" (buffered-moving, polled-moving): then its scans
 sway by 3 m/s² at 1.5 Hz, as in a walking hand, so the detector never finds it at rest and a buffered
-reader is read at every watermark (docs/sensors.md).
+reader is read at every watermark (docs/sensors.md); in polled-moving its raw attributes follow, ten
+times a second (only there, as writing them slows the feeder's batches a little).
 
 Usage: PYTHON -m shaked_harness.bench_iio_beside_proxy SHAKECTL MODE SECONDS
        PYTHON -m shaked_harness.bench_iio_beside_proxy FLOOR_READER floor SECONDS
+       POLL_RATE=HZ PYTHON -m shaked_harness.bench_iio_beside_proxy SHAKECTL polled SECONDS
 """
 
 import json
@@ -65,7 +71,7 @@ def main():
         device_env.update(LD_PRELOAD="%s:%s" % (os.environ["IIO_EXCLUSIVITY_SHIM"], sharing.PRELOAD),
                           IIO_EXCLUSIVITY_CLAIMS_DIRECT_MODE="1")
     # 3 m/s² in raw counts (the fixture's scale is 0.000598550 m/s² a count): twice the detector's calm level.
-    feeder = sharing.Feeder(testbed, sway=5012 if moving else 0)
+    feeder = sharing.Feeder(testbed, sway=5012 if moving else 0, sway_raw=moving and "polled" in mode)
     feeder.set((400, -200, 16384))
     feeder.start()
     processes = []
@@ -83,13 +89,16 @@ def main():
         monitor = sharing.Monitor(bus_env)
         processes.append(monitor.process)
         sharing.wait_until(lambda: any("Has accelerometer" in line for line in monitor.lines), 10)
+        poll_rate = os.environ.get("POLL_RATE", "60")
         if mode == "floor":  # SHAKECTL is then the floor reader (Tests/harness/iio_floor_reader.c)
             command = [shakectl, str(seconds)]
         elif mode == "floor-time-shared":
             command = [shakectl, str(seconds), "--reopen"]
+        elif mode == "floor-polled":
+            command = [shakectl, str(seconds), "--poll", poll_rate, sharing.SYSPATH]
         else:
             command = [shakectl, "bench-iio", "--mode", "automatic" if shared else mode, "--rate", "100",
-                       "--seconds", str(seconds), "--format", "json"]
+                       "--polling-rate", poll_rate, "--seconds", str(seconds), "--format", "json"]
         bench = subprocess.Popen(command, env=device_env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                  text=True)
         time.sleep(1.5)  # shakectl's one-second warm-up, then the same window for both

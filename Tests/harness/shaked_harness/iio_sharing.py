@@ -89,11 +89,13 @@ class Feeder(threading.Thread):
     """Plays the device: ten scans every 100 ms into the buffer, and the same reading in the raw attributes.
 
     With `sway` (in raw counts), the buffer's scans swing along x by that much at 1.5 Hz about the
-    reading: a device carried in a walking hand, moving all the time but not shaken."""
+    reading: a device carried in a walking hand, moving all the time but not shaken. With `sway_raw`
+    too, the raw attributes follow the last scan of each batch, so that a poller sees the device move."""
 
-    def __init__(self, testbed, sway=0):
+    def __init__(self, testbed, sway=0, sway_raw=False):
         super().__init__(daemon=True)
         self.sway = sway
+        self.sway_raw = sway_raw
         self.testbed = testbed
         self.fd = testbed.get_dev_fd(NODE)
         fcntl.fcntl(self.fd, fcntl.F_SETFL, fcntl.fcntl(self.fd, fcntl.F_GETFL) | os.O_NONBLOCK)
@@ -122,6 +124,8 @@ class Feeder(threading.Thread):
                 written = 0
             rest = chunk[written:]
             self.carry = rest[:len(rest) % 16] if written else b""
+            if self.sway_raw:
+                self.testbed.set_attribute(SYSPATH, "in_accel_x_raw", "%d\n" % x)
 
     def stop(self):
         self.stopped.set()
