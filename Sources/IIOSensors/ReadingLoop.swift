@@ -100,6 +100,7 @@ struct ReadingLoop {
                 control.drain()
                 if control.isStopped { break }
                 if waitingForDevice && reader == nil { tryReopen() }
+                if control.takeRotationServiceAppeared() { rotationServiceAppeared() }
             }
             if fds[1].revents != 0 {
                 while let event = monitor.receive() { handle(event) }
@@ -173,9 +174,7 @@ struct ReadingLoop {
         lastSamplesAt = reader.mode == .buffered ? now : nil
         // Only an automatic reader that puts rotation first gives way; for any other the check never comes
         // (a deadline left in the past would make every poll return at once).
-        nextServiceCheck =
-            configuration.priority == .rotation && configuration.mode == .automatic
-            ? now &+ Self.serviceCheckPeriod : .max
+        nextServiceCheck = givesWayToRotation ? now &+ Self.serviceCheckPeriod : .max
         backoff.succeeded(now: now)
         silenceDeadline =
             reader.mode == .buffered && configuration.mode == .automatic && reader.info.hasRawAttributes

@@ -40,17 +40,24 @@ TRACE = os.path.join(TRACES, "qt_shake_left.csv")
 ORIENTATION_NAMES = {NORMAL: "normal", LEFT_UP: "left-up"}
 # A replay in which the player went longer than this between two samples (s) stalled.
 STALL = 0.03
+# The longest a turn of the device may take to reach monitor-sensor (s): iio-sensor-proxy reads every
+# 700 ms, so a longer wait is rotation frozen (its raw reads failing under a buffer of shaked's own).
+PROMPT = 3.0
 
 
 def phase(scene, monitor, upright, trace, result):
     """Turns the device upright (first the other way, so that the orientation surely changes), then
     flat, then shakes it; records what arrived."""
     other = LEFT_UP if upright == NORMAL else NORMAL
+    started = time.monotonic()
     scene.player.hold(other)
-    wait_until(lambda: monitor.orientation() == ORIENTATION_NAMES[other], 8)
+    turned = wait_until(lambda: monitor.orientation() == ORIENTATION_NAMES[other], 12)
+    turn_s = time.monotonic() - started
     mark = len(monitor.lines)
+    started = time.monotonic()
     scene.player.hold(upright)
     rotation = wait_until(lambda: monitor.saw("orientation changed: %s" % ORIENTATION_NAMES[upright], mark), 8)
+    turn_s = max(turn_s, time.monotonic() - started) if turned else None
     mark = len(monitor.lines)
     scene.player.hold(FLAT)
     tilt = True
@@ -75,7 +82,7 @@ def phase(scene, monitor, upright, trace, result):
             break
         stalls += 1
         time.sleep(1.5)
-    result.append({"rotation": rotation, "tilt": tilt, "spurious": spurious, "shake": shake,
+    result.append({"rotation": rotation, "turn_s": turn_s and round(turn_s, 1), "tilt": tilt, "spurious": spurious, "shake": shake,
                    "sensor": status["sensor"], "rate": round(rate), "unavailable": status.get("unavailable"),
                    "replays_stalled": stalls, "worst_gap_ms": round(scene.player.worst_gap * 1000)})
 
@@ -92,8 +99,11 @@ def run_cell(version, kind, order, shim, trace_path):
                 time.sleep(1)
                 scene.start_shaked()
             else:
+                # shaked reading alone (a buffer of its own where the device has one, the app in
+                # context) when iio-sensor-proxy starts.
                 scene.start_shaked()
                 wait_until(lambda: scene.status()["samplesRead"] > 0, 5)
+                cell["alone"] = scene.status()["sensor"]
                 scene.start_proxy()
             monitor = scene.monitor = None
             from .iio_scene import Monitor
@@ -122,8 +132,12 @@ def run_cell(version, kind, order, shim, trace_path):
 
 
 def cell_ok(cell):
+    alone = cell.get("alone")
+    own_buffer = iio_drivers.DRIVERS[cell["kind"]].buffer is not None
     return "error" not in cell and len(cell["phases"]) == len(PHASES) and all(
-        p["rotation"] and p["tilt"] and not p["spurious"] and p["shake"] for p in cell["phases"])
+        p["rotation"] and p.get("turn_s") is not None and p["turn_s"] <= PROMPT and p["tilt"] and not p["spurious"]
+        and p["shake"] for p in cell["phases"]) and (
+        alone is None or ("buffered at" in alone) == own_buffer)
 
 
 def summary(cell):
@@ -133,9 +147,10 @@ def summary(cell):
                                  "T" if p["tilt"] else "t", "S" if p["shake"] else "s"))
     mode = cell["phases"][0]["sensor"].split(": ", 1)[1].split(";")[0] if cell["phases"] else "-"
     rates = "/".join(str(p["rate"]) for p in cell["phases"])
+    turns = "/".join("-" if p.get("turn_s") is None else "%.1f" % p["turn_s"] for p in cell["phases"])
     stalled = sum(p.get("replays_stalled", 0) for p in cell["phases"])
-    return "%-4s %-22s %-13s %-13s %-44s %-12s %s%s" % (
-        cell["version"], cell["kind"], cell["order"], " ".join(marks) or "-", mode[:44], rates,
+    return "%-4s %-22s %-13s %-13s %-44s %-12s %-13s %s%s" % (
+        cell["version"], cell["kind"], cell["order"], " ".join(marks) or "-", mode[:44], rates, turns,
         "ok" if cell_ok(cell) else "FAIL", " (%d replay(s) stalled by the load, played again)" % stalled if stalled else "")
 
 
@@ -161,18 +176,24 @@ def main():
         return
     cells = [(v, k, o) for v in args.proxy or VERSIONS for k in args.kind or KINDS for o in args.order or ORDERS]
     started = time.monotonic()
-    print("%-4s %-22s %-13s %-13s %-44s %-12s %s" % ("isp", "driver", "first", "phases", "shaked reads",
-                                                     "samples/s", "result"))
+    print("%-4s %-22s %-13s %-13s %-44s %-12s %-13s %s" % ("isp", "driver", "first", "phases", "shaked reads",
+                                                           "samples/s", "turn (s)", "result"))
     print("(phases: claimed, claimed again, after restart; R rotation, T tilt, S shake reached the app; "
-          "lower case: failed)")
+          "lower case: failed; turn: the slowest turn to reach monitor-sensor, at most %.0f s; shaked-first: "
+          "shaked reads alone, with a buffer of its own where the device has one, when iio-sensor-proxy starts)"
+          % PROMPT)
     pending = list(cells)
     running = []
     failures = 0
     while pending or running:
         while pending and len(running) < args.jobs:
             v, k, o = pending.pop(0)
-            command = [sys.executable, "-W", "ignore::ResourceWarning", "-m", "shaked_harness.iio_matrix", "--shim",
-                       shim, "--shaked", args.shaked, "--trace", args.trace, "--cell", "%s,%s,%s" % (v, k, o)]
+            # Each cell in a PID namespace of its own (and its own /proc): shaked looks for iio-sensor-proxy
+            # in /proc, and must see its own cell's only, not those of the cells beside it. The namespace's
+            # processes end with the cell.
+            command = ["unshare", "--pid", "--fork", "--mount-proc", "--kill-child", sys.executable, "-W",
+                       "ignore::ResourceWarning", "-m", "shaked_harness.iio_matrix", "--shim", shim, "--shaked",
+                       args.shaked, "--trace", args.trace, "--cell", "%s,%s,%s" % (v, k, o)]
             running.append(((v, k, o), subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                                         text=True)))
         time.sleep(0.5)
@@ -191,6 +212,8 @@ def main():
             print(summary(cell), flush=True)
             if not ok or args.verbose:
                 print("  error: %s" % cell.get("error"))
+                if cell.get("alone"):
+                    print("  shaked read alone: %s" % cell["alone"])
                 for name, p in zip(PHASES, cell["phases"]):
                     print("  %s: %s" % (name, p))
                 print("  shaked log:\n" + cell.get("shaked_log", ""))
