@@ -60,14 +60,18 @@ PRELOAD = "libumockdev-preload.so.0"
 FLAT = (0, 0, 16384)
 ORIENTATIONS = [("normal", (-16384, 0, 0)), ("left-up", (0, 16384, 0))]
 
-# (name, iio-sensor-proxy mode, driver claims direct mode, shaked's priority,
+# (name, iio-sensor-proxy mode, driver claims direct mode, shaked's [Sensor] settings,
 #  rotation expected to work, shaked expected to read)
 CASES = [
-    ("polled-claims", "polled", True, "rotation", True, True),
-    ("polled-free", "polled", False, "rotation", True, True),
-    ("buffered-claims", "buffered", True, "rotation", True, True),
-    ("buffered-free", "buffered", False, "rotation", True, True),
-    ("buffered-claims-shake-first", "buffered", True, "shake", False, True),
+    ("polled-claims", "polled", True, "Priority=rotation", True, True),
+    ("polled-free", "polled", False, "Priority=rotation", True, True),
+    ("buffered-claims", "buffered", True, "Priority=rotation", True, True),
+    ("buffered-free", "buffered", False, "Priority=rotation", True, True),
+    ("buffered-claims-shake-first", "buffered", True, "Priority=shake", False, True),
+    # Only one reader truly possible: shaked is told to read a buffer of its own (Mode=buffered), which
+    # holds the node and needs iio-sensor-proxy's buffer gone. Rotation wins, and shaked says why, naming
+    # iio-sensor-proxy, to GetStatus and to the app.
+    ("buffered-claims-own-buffer", "buffered", True, "Priority=rotation\nMode=buffered", True, False),
 ]
 
 
@@ -171,7 +175,7 @@ def status_of(daemon):
 
 
 def run_case(case, shim, shaked, version):
-    name, proxy_mode, claims, priority, _, _ = case
+    name, proxy_mode, claims, sensor_settings, _, _ = case
     directory = tempfile.mkdtemp(prefix="iio-sharing-")
     os.chmod(directory, 0o755)
     # In /tmp, where a chrooted iio-sensor-proxy (3.7) sees it too.
@@ -213,7 +217,7 @@ def run_case(case, shim, shaked, version):
             raise RuntimeError("monitor-sensor saw no accelerometer: %s" % monitor.lines)
         config = os.path.join(directory, "shaked.conf")
         with open(config, "w") as f:
-            f.write('[Sensor]\nPriority=%s\n%s' % (priority, OWN_ACCESS))
+            f.write('[Sensor]\n%s\n%s' % (sensor_settings, OWN_ACCESS))
         with Daemon("--config", config, env=device_env) as daemon:
             app = App(daemon)
             # What the app is told about the sensor (Subscribe's replies that carry "sensor").
