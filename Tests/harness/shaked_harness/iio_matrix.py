@@ -123,12 +123,29 @@ def run_cell(version, kind, order, shim, trace_path):
             scene.start_proxy()
             wait_until(lambda: monitor.saw("Has accelerometer", mark) or monitor.saw("appeared", mark), 15)
             phase(scene, monitor, NORMAL, trace, phases)
+            # The app leaves (shaked stops reading) while the shell still claims, then the shell lets go:
+            # a rate shaked raised to poll faster must not outlive it (st_lsm6dsx refuses the write back
+            # while iio-sensor-proxy's buffer runs; it is put back once the buffer is disabled).
+            scene.app.close()
+            scene.app = None
+            time.sleep(1.5)
             monitor.stop()
+            wait_until(lambda: scene.player.rate(unclamped=True) <= rate_allowed(kind), 6)
+            cell["rate_left"] = scene.player.rate(unclamped=True)
         except Exception as error:  # a cell that cannot run is a failed cell, with its reason
             cell["error"] = "%s: %s" % (type(error).__name__, error)
         cell["shaked_log"] = scene.daemon.output()[-3000:] if scene.daemon else ""
         cell["proxy_log"] = scene.proxy_log()[-3000:]
     return cell
+
+
+def rate_allowed(kind):
+    """The highest rate the chip may be left at once shaked stopped: the one it started at, or the one
+    shaked asks for (the nearest listed at or above its 100 Hz), never one raised to poll faster."""
+    driver = iio_drivers.DRIVERS[kind]
+    listed = sorted(float(r) for r in driver.available.split())
+    wanted = next((r for r in listed if r >= 100), listed[-1])
+    return max(driver.starting_rate, wanted)
 
 
 def cell_ok(cell):
@@ -137,7 +154,8 @@ def cell_ok(cell):
     return "error" not in cell and len(cell["phases"]) == len(PHASES) and all(
         p["rotation"] and p.get("turn_s") is not None and p["turn_s"] <= PROMPT and p["tilt"] and not p["spurious"]
         and p["shake"] for p in cell["phases"]) and (
-        alone is None or ("buffered at" in alone) == own_buffer)
+        alone is None or ("buffered at" in alone) == own_buffer) and (
+        cell.get("rate_left", float("inf")) <= rate_allowed(cell["kind"]))
 
 
 def summary(cell):
@@ -212,6 +230,8 @@ def main():
             print(summary(cell), flush=True)
             if not ok or args.verbose:
                 print("  error: %s" % cell.get("error"))
+                print("  the chip's rate once shaked stopped and the shell let go: %s Hz (at most %s)" % (
+                    cell.get("rate_left"), rate_allowed(cell["kind"])))
                 if cell.get("alone"):
                     print("  shaked read alone: %s" % cell["alone"])
                 for name, p in zip(PHASES, cell["phases"]):

@@ -135,14 +135,14 @@ class Player(threading.Thread):
         except OSError:
             return False
 
-    def rate(self):
-        """The device's sampling_frequency now (the chip runs at it), at most FASTEST."""
+    def rate(self, unclamped=False):
+        """The device's sampling_frequency now (the chip runs at it), at most FASTEST unless `unclamped`."""
         try:
             with open(os.path.join(self.sysfs, self.rate_attribute)) as f:
                 rate = float(f.read().strip())
         except (OSError, ValueError):
             return 1.0 / self.period
-        return min(max(rate, 0.5), self.FASTEST)
+        return rate if unclamped else min(max(rate, 0.5), self.FASTEST)
 
     def run(self):
         next_tick = time.monotonic()
