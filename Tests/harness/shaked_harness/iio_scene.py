@@ -293,11 +293,14 @@ class Scene:
         return text
 
     # shaked and the app in context
-    def start_shaked(self):
+    def start_shaked(self, system_bus=True):
+        """Starts shaked with the app in context; without `system_bus`, shaked finds no system bus."""
         config = os.path.join(self.dir, "shaked.conf")
         with open(config, "w") as f:
             f.write(self.shaked_config + "\n" + OWN_ACCESS)
-        self.daemon = Daemon("--config", config, env=self.device_env).__enter__()
+        env = self.device_env if system_bus else dict(
+            self.device_env, DBUS_SYSTEM_BUS_ADDRESS="unix:path=" + os.path.join(self.dir, "no-bus"))
+        self.daemon = Daemon("--config", config, env=env).__enter__()
         self.app = App(self.daemon)
         threading.Thread(target=self._collect_replies, daemon=True).start()
         self.app.context(focused=True, undo="Typing")
