@@ -90,7 +90,7 @@ def fixture_text(proxy_mode, version="3.0"):
 
 
 class Feeder(threading.Thread):
-    """Plays the device: ten scans every 100 ms into the buffer, and the same reading in the raw attributes.
+    """Plays the device: a scan every 10 ms into the buffer, and the same reading in the raw attributes.
 
     With `sway` (in raw counts), the buffer's scans swing along x by that much at 1.5 Hz about the
     reading: a device carried in a walking hand, moving all the time but not shaken."""
@@ -111,14 +111,21 @@ class Feeder(threading.Thread):
             self.testbed.set_attribute(SYSPATH, "in_accel_%s_raw" % axis, "%d\n" % value)
 
     def run(self):
+        # One scan every 10 ms, as a data-ready trigger fills the kernel's buffer (ten every 100 ms in one
+        # burst made a time-shared reader that woke just after each burst leave iio-sensor-proxy nothing).
         n = 0
-        while not self.stopped.wait(0.1):
-            chunk = self.carry
-            for _ in range(10):
-                n += 1
-                x, y, z = self.reading
-                x += int(self.sway * math.sin(2 * math.pi * 1.5 * n / 100))
-                chunk += struct.pack("<hhhxxq", x, y, z, time.monotonic_ns())
+        next_scan = time.monotonic()
+        while not self.stopped.is_set():
+            next_scan += 0.01
+            delay = next_scan - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            elif delay < -0.5:  # far behind (a loaded machine): carry on from now
+                next_scan = time.monotonic()
+            n += 1
+            x, y, z = self.reading
+            x += int(self.sway * math.sin(2 * math.pi * 1.5 * n / 100))
+            chunk = self.carry + struct.pack("<hhhxxq", x, y, z, time.monotonic_ns())
             # Nobody reading: the pty fills and refuses; keep scans whole across partial writes.
             try:
                 written = os.write(self.fd, chunk)
