@@ -1,5 +1,9 @@
 import MonotonicClock
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// How the reading loop keeps out of a rotation service's way (docs/sensor-sharing.md): whether one
 /// is around (it may be restarting), and when a buffer of our own must give way to one.
 extension ReadingLoop {
@@ -11,11 +15,13 @@ extension ReadingLoop {
     /// How long a buffer of our own may stay silent before its enable is checked.
     static let ownBufferSilence: Int64 = 1_000_000_000
 
-    /// Whether a rotation service runs now or ran lately (it may be restarting).
-    mutating func rotationServiceNearby() -> Bool {
+    /// Whether a rotation service runs now or ran lately (it may be restarting), else whether one is
+    /// installed and may start at any time.
+    mutating func rotationServicePresence() -> ReaderChoice.RotationService {
         let now = monotonicNanoseconds()
         if DeviceSharing.rotationService() != nil { rotationServiceSeenAt = now }
-        return rotationServiceSeenAt.map { now &- $0 < Self.rotationServiceMemory } ?? false
+        if rotationServiceSeenAt.map({ now &- $0 < Self.rotationServiceMemory }) ?? false { return .running }
+        return configuration.rotationServiceFiles.contains { access($0, F_OK) == 0 } ? .installed : .none
     }
 
     /// A rotation service took its bus name (``AccelerometerSource/rotationServiceAppeared()``): it is

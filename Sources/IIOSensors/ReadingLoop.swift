@@ -136,7 +136,7 @@ struct ReadingLoop {
             case .automatic:
                 if configuration.priority == .rotation,
                     let choice = try ReaderChoice.besideOthers(
-                        info, configuration: configuration, rotationServiceNearby: rotationServiceNearby())
+                        info, configuration: configuration, rotationService: rotationServicePresence())
                 {
                     reader = choice.reader
                     note = choice.note

@@ -35,10 +35,13 @@ VERSIONS = ["3.0", "3.7"]
 # with its trigger selected at probe, raw reads refused while buffered), so it is left out for time.
 KINDS = ["inv_mpu6050", "bmc150-accel", "st_lsm6dsx", "st_lsm6dsx-no-buffer", "bmi160"]
 ORDERS = ["proxy-first", "shaked-first"]
-# One more cell: shaked first with no system bus, where it looks for iio-sensor-proxy in /proc every
-# 10 s instead of following its bus name; the first turn may take that long, every later one not.
+# More cells, with shaked first on a phone where iio-sensor-proxy is not installed (so shaked reads a buffer
+# of its own, where the device has one) and then starts: shaked gives way when it takes its bus name; with
+# no system bus, at its next look in /proc (every 10 s), so the first turn may take that long there.
+UNINSTALLED = "shaked-first-uninstalled"
 NO_BUS = "shaked-first-no-bus"
-NO_BUS_CELL = ("3.0", "inv_mpu6050", NO_BUS)
+EXTRA_CELLS = [("3.0", "inv_mpu6050", UNINSTALLED), ("3.0", "st_lsm6dsx", UNINSTALLED),
+               ("3.0", "inv_mpu6050", NO_BUS)]
 NO_BUS_PROMPT = 14.0
 PHASES = ["claimed", "claimed again", "after restart"]
 TRACE = os.path.join(TRACES, "qt_shake_left.csv")
@@ -104,9 +107,8 @@ def run_cell(version, kind, order, shim, trace_path):
                 time.sleep(1)
                 scene.start_shaked()
             else:
-                # shaked reading alone (a buffer of its own where the device has one, the app in
-                # context) when iio-sensor-proxy starts.
-                scene.start_shaked(system_bus=order != NO_BUS)
+                # shaked reading alone (the app in context) when iio-sensor-proxy starts.
+                scene.start_shaked(system_bus=order != NO_BUS, proxy_installed=order == "shaked-first")
                 wait_until(lambda: scene.status()["samplesRead"] > 0, 5)
                 cell["alone"] = scene.status()["sensor"]
                 scene.start_proxy()
@@ -154,8 +156,10 @@ def rate_allowed(kind):
 
 
 def cell_ok(cell):
+    # Alone, shaked polls where iio-sensor-proxy is installed (it may start at any time), else reads a
+    # buffer of its own where the device has one.
     alone = cell.get("alone")
-    own_buffer = iio_drivers.DRIVERS[cell["kind"]].buffer is not None
+    own_buffer = cell["order"] != "shaked-first" and iio_drivers.DRIVERS[cell["kind"]].buffer is not None
     limits = [NO_BUS_PROMPT if cell["order"] == NO_BUS and i == 0 else PROMPT for i in range(len(PHASES))]
     return "error" not in cell and len(cell["phases"]) == len(PHASES) and all(
         p["rotation"] and p.get("turn_s") is not None and p["turn_s"] <= limit and p["tilt"] and not p["spurious"]
@@ -185,7 +189,8 @@ def main():
     parser.add_argument("--shaked", required=True, help="the shaked binary")
     parser.add_argument("--proxy", action="append", choices=VERSIONS, help="only these versions")
     parser.add_argument("--kind", action="append", choices=iio_drivers.KINDS, help="only these driver kinds")
-    parser.add_argument("--order", action="append", choices=ORDERS + [NO_BUS], help="only these orders")
+    parser.add_argument("--order", action="append", choices=ORDERS + [UNINSTALLED, NO_BUS],
+                        help="only these orders")
     parser.add_argument("--jobs", type=int, default=4, help="cells run at once (default 4)")
     parser.add_argument("--trace", default=TRACE, help="the shake replayed (default qt_shake_left.csv)")
     parser.add_argument("--cell", help=argparse.SUPPRESS)  # internal: run one cell, print its JSON
@@ -200,13 +205,14 @@ def main():
         return
     cells = [(v, k, o) for v in args.proxy or VERSIONS for k in args.kind or KINDS for o in args.order or ORDERS]
     if not (args.proxy or args.kind or args.order):
-        cells.append(NO_BUS_CELL)
+        cells += EXTRA_CELLS
     started = time.monotonic()
     print("%-4s %-22s %-13s %-13s %-44s %-12s %-13s %s" % ("isp", "driver", "first", "phases", "shaked reads",
                                                            "samples/s", "turn (s)", "result"))
     print("(phases: claimed, claimed again, after restart; R rotation, T tilt, S shake reached the app; "
           "lower case: failed; turn: the slowest turn to reach monitor-sensor, at most %.0f s; shaked-first: "
-          "shaked reads alone, with a buffer of its own where the device has one, when iio-sensor-proxy starts)"
+          "shaked reads alone when iio-sensor-proxy starts: polling where it is installed, else with a buffer "
+          "of its own where the device has one)"
           % PROMPT)
     pending = list(cells)
     running = []

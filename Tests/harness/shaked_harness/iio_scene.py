@@ -293,13 +293,17 @@ class Scene:
         return text
 
     # shaked and the app in context
-    def start_shaked(self, system_bus=True):
-        """Starts shaked with the app in context; without `system_bus`, shaked finds no system bus."""
+    def start_shaked(self, system_bus=True, proxy_installed=True):
+        """Starts shaked with the app in context. Without `system_bus`, shaked finds no system bus; without
+        `proxy_installed`, it is told iio-sensor-proxy is not installed (as on a phone without it), else
+        where this version's binary is."""
         config = os.path.join(self.dir, "shaked.conf")
         with open(config, "w") as f:
             f.write(self.shaked_config + "\n" + OWN_ACCESS)
-        env = self.device_env if system_bus else dict(
-            self.device_env, DBUS_SYSTEM_BUS_ADDRESS="unix:path=" + os.path.join(self.dir, "no-bus"))
+        env = dict(self.device_env,
+                   SHAKED_TEST_ROTATION_SERVICE_FILES=self.version.installed_path() if proxy_installed else "")
+        if not system_bus:
+            env["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=" + os.path.join(self.dir, "no-bus")
         self.daemon = Daemon("--config", config, env=env).__enter__()
         self.app = App(self.daemon)
         threading.Thread(target=self._collect_replies, daemon=True).start()
