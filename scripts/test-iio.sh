@@ -31,7 +31,10 @@ swift build --build-tests "${scratch[@]}"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-umockdev-wrapper swift test --skip-build "${scratch[@]}" --filter IIOSensorsTests 2>&1 | tee "$log" || status=$?
+# In a PID namespace of its own (and its own /proc): the reader looks for a running iio-sensor-proxy
+# there, and must not find one another test on this machine started.
+unshare --pid --fork --mount-proc --kill-child umockdev-wrapper swift test --skip-build "${scratch[@]}" \
+    --filter IIOSensorsTests 2>&1 | tee "$log" || status=$?
 if grep -q "Suite DeviceTests skipped" "$log"; then
     echo "error: the umockdev device tests were skipped: the preload did not reach the test process" >&2
     exit 1

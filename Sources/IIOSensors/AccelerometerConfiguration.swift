@@ -51,6 +51,16 @@ public struct AccelerometerConfiguration: Sendable {
     public var maximumRetryDelay: Duration
     /// Counters for benchmarks and status lines, if wanted.
     public var statistics: ReaderStatistics?
+    /// Files whose presence says a rotation service is installed and may start at any time (its binary or
+    /// systemd unit, ``iioSensorProxyFiles``): then, with ``SharingPriority/rotation``, a device that can be
+    /// polled never gets a buffer of this process's own. Empty (the default): only a running one counts.
+    public var rotationServiceFiles: [String] = []
+
+    /// Where Debian (12 and 13), Fedora and Arch put iio-sensor-proxy's binary and systemd unit.
+    public static let iioSensorProxyFiles = [
+        "/usr/libexec/iio-sensor-proxy", "/usr/sbin/iio-sensor-proxy",
+        "/usr/lib/systemd/system/iio-sensor-proxy.service", "/lib/systemd/system/iio-sensor-proxy.service",
+    ]
 
     /// Creates a configuration; the defaults suit a phone: the first accelerometer at 100 Hz (polled at 60 Hz), ten
     /// wake-ups a second.

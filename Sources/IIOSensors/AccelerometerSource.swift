@@ -58,6 +58,8 @@ public struct AccelerometerSource: SampleSource {
                 return
             }
             continuation.onTermination = { _ in control.stop() }
+            let followed = loops.rotationServiceFollowed.load(ordering: .relaxed)
+            control.rotationServiceFollowed.store(followed, ordering: .relaxed)
             loops.insert(control)
             do {
                 try ReadingThread.start(name: "shaked-iio") {
@@ -103,6 +105,22 @@ public struct AccelerometerSource: SampleSource {
         }
     }
 
+    /// Tells the reading loops that a rotation service (iio-sensor-proxy) appeared, as its bus name's
+    /// `NameOwnerChanged` says: a loop reading a buffer of its own gives way to it at once (the rotation
+    /// service's raw reads fail while that buffer runs, and 3.7's set-up tears it down), instead of at
+    /// its next look in `/proc` (every 10 s).
+    public func rotationServiceAppeared() {
+        for control in loops.all { control.rotationServiceAppeared() }
+    }
+
+    /// Whether ``rotationServiceAppeared()`` will be called when a rotation service appears: while it is,
+    /// a buffer of the loops' own does not look for one in `/proc` every 10 s. Set it false when the
+    /// system bus goes away.
+    public func followRotationService(_ followed: Bool) {
+        loops.rotationServiceFollowed.store(followed, ordering: .relaxed)
+        for control in loops.all { control.rotationServiceFollowed.store(followed, ordering: .relaxed) }
+    }
+
     /// How many reading threads of this source are running (including ones still closing the device).
     public var runningThreads: Int { loops.all.count }
 
@@ -115,6 +133,8 @@ public struct AccelerometerSource: SampleSource {
 /// The reading loops of one source that have not ended, for liveness probes.
 final class LiveLoops: Sendable {
     private let loops = Mutex<[ObjectIdentifier: LoopControl]>([:])
+    /// What ``AccelerometerSource/followRotationService(_:)`` last said, for loops started later.
+    let rotationServiceFollowed = Atomic<Bool>(false)
 
     func insert(_ control: LoopControl) { loops.withLock { $0[ObjectIdentifier(control)] = control } }
     func remove(_ control: LoopControl) { loops.withLock { $0[ObjectIdentifier(control)] = nil } }

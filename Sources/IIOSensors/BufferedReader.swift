@@ -62,10 +62,10 @@ final class BufferedReader: SampleReader {
         // opens): iio-sensor-proxy's, which stops rotating the screen if it is taken. With priority
         // "shake", or when it is a crashed reader's, it is disabled, since it blocks every setting below.
         // Writing "0" over "0" changes nothing and finds a missing write permission early, naming the file.
-        if priority == .rotation, DeviceSharing.bufferEnabled(info),
-            let holder = DeviceSharing.holderOfEnabledBuffer(info)
-        {
-            throw DeviceSharing.busy(info, "\(holder) has its IIO buffer enabled")
+        if priority == .rotation, DeviceSharing.bufferEnabled(info), DeviceSharing.holderOfEnabledBuffer(info) != nil {
+            throw DeviceSharing.busy(
+                info, "its IIO buffer is enabled, and a buffer of shaked's own would take the device from it "
+                    + "(Mode=auto in [Sensor] shares it instead)")
         }
         if Sysfs.exists("\(base)/buffer/enable") { try Sysfs.write("\(base)/buffer/enable", "0") }
         if info.timestampChannel != nil, Sysfs.exists("\(base)/current_timestamp_clock") {

@@ -47,7 +47,10 @@ enum DeviceSharing {
                 // The same inode as the node (not the same st_rdev: umockdev reports the faked device
                 // number for the node's path, the pty's own for the descriptor).
                 if info.st_dev == target.st_dev && info.st_ino == target.st_ino {
-                    found.append(Holder(pid: pid, name: commandName(pid)))
+                    // iio-sensor-proxy's comm is cut to "iio-sensor-prox": named in full.
+                    let comm = commandName(pid)
+                    let name = rotationServiceNames.contains(comm) ? "iio-sensor-proxy" : comm
+                    found.append(Holder(pid: pid, name: name))
                     return
                 }
             }

@@ -28,6 +28,10 @@ struct DrainSchedule: Sendable, Equatable {
     private(set) var lastOtherRead: Int64?
     /// The first of the reads since the last scan that found the buffer empty, if the last read did.
     private var emptyReadAt: Int64?
+    /// How many of the other's predicted reads in a row left no trace (no scan missing after them).
+    private(set) var silentPredictions = 0
+    /// After this many silent predictions the phase is forgotten and learned again.
+    static let silentPredictionsToForget = 2
 
     /// A schedule for a buffer running at `rate` Hz.
     init(rate: Double) {
@@ -51,9 +55,34 @@ struct DrainSchedule: Sendable, Equatable {
     /// any), a gap of more than half a period beyond one period between them is the other's read,
     /// placed just before the first scan left (and not after an empty read since, which it preceded).
     /// Without them, the count: fewer scans than the time since the last read holds, by two or more.
+    ///
+    /// A predicted read of the other's that left no trace, twice in a row, makes the schedule forget
+    /// the phase: either the phase is wrong, or this reader drained the buffer just before the other
+    /// read, which then found nothing and showed nothing, so that the same wrong phase would go on
+    /// starving the other (rotation frozen) for good. Without a phase it reads every interval, which
+    /// leaves the other the scans since, until its next read shows again where it is.
     mutating func observe(
         readAt now: Int64, previousReadAt previous: Int64, scans: Int, firstScan: Int64? = nil,
         previousLastScan: Int64? = nil
+    ) -> Int {
+        let predicted = nextOtherRead(after: previous).map { $0 > previous && $0 &+ guardAfter <= now } ?? false
+        let taken = takenSince(
+            readAt: now, previousReadAt: previous, scans: scans, firstScan: firstScan,
+            previousLastScan: previousLastScan)
+        if taken > 0 {
+            silentPredictions = 0
+        } else if predicted {
+            silentPredictions += 1
+            if silentPredictions >= Self.silentPredictionsToForget {
+                silentPredictions = 0
+                lastOtherRead = nil
+            }
+        }
+        return taken
+    }
+
+    private mutating func takenSince(
+        readAt now: Int64, previousReadAt previous: Int64, scans: Int, firstScan: Int64?, previousLastScan: Int64?
     ) -> Int {
         // An empty read when a scan was due (more than a period and a half since the last one) means
         // the other had already taken it.
@@ -77,6 +106,7 @@ struct DrainSchedule: Sendable, Equatable {
     /// Records that the other holds the node at `now` (an open refused with EBUSY).
     mutating func otherIsReading(at now: Int64) {
         lastOtherRead = now
+        silentPredictions = 0
     }
 
     /// The other's next predicted read whose keep-out window ends after `time`, if its phase is known.

@@ -17,6 +17,10 @@ final class LoopControl: Sendable {
 
     private let stopped = Atomic<Bool>(false)
     private let probePending = Atomic<Bool>(false)
+    private let serviceAppeared = Atomic<Bool>(false)
+    /// Whether someone tells this loop when a rotation service appears (``rotationServiceAppeared()``), so
+    /// that a buffer of its own need not look for one in `/proc` every 10 s.
+    let rotationServiceFollowed = Atomic<Bool>(false)
     private let nextProbe = Atomic<Int>(0)
     private let probes = Mutex(Probes())
 
@@ -111,7 +115,19 @@ final class LoopControl: Sendable {
         }
     }
 
+    /// Tells the loop that a rotation service (iio-sensor-proxy) took its bus name: a buffer of the
+    /// loop's own gives way at once.
+    func rotationServiceAppeared() {
+        serviceAppeared.store(true, ordering: .releasing)
+        nudge()
+    }
+
     // MARK: Called by the loop
+
+    /// Whether a rotation service appeared since the last call.
+    func takeRotationServiceAppeared() -> Bool {
+        serviceAppeared.exchange(false, ordering: .acquiringAndReleasing)
+    }
 
     /// Whether the consumer went away.
     var isStopped: Bool { stopped.load(ordering: .acquiring) }

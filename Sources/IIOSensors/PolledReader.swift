@@ -45,10 +45,10 @@ final class PolledReader: SampleReader {
         }
         let rate = info.rate(for: wantedRate)
         // Another process's enabled buffer runs at its rate: many drivers refuse a change then (EBUSY).
-        if let attribute = info.samplingFrequencyAttribute, info.samplingFrequency != rate,
-            !DeviceSharing.bufferEnabled(info)
-        {
-            try Sysfs.write("\(info.syspath)/\(attribute)", rateText(rate))
+        if let attribute = info.samplingFrequencyAttribute, !DeviceSharing.bufferEnabled(info) {
+            // This reader's rate from now on: a raised one an earlier reader could not put back is its to set.
+            RaisedRates.takeOver("\(info.syspath)/\(attribute)")
+            if info.samplingFrequency != rate { try Sysfs.write("\(info.syspath)/\(attribute)", rateText(rate)) }
         }
         self.info = info
         deviceRate = rate
@@ -79,12 +79,11 @@ final class PolledReader: SampleReader {
     }
 
     deinit {
-        // The chip's own rate back (iio-sensor-proxy's buffer would run at the raised one), unless
-        // someone changed it since.
-        if let restoreRate, let now = try? Sysfs.read("\(info.syspath)/\(restoreRate.attribute)"),
-            Double(String(now.filter { !$0.isWhitespace })) == restoreRate.raised
-        {
-            try? Sysfs.write("\(info.syspath)/\(restoreRate.attribute)", restoreRate.text)
+        // The chip's own rate back (iio-sensor-proxy's buffer would run at the raised one), unless someone
+        // changed it since; later, when a buffer enabled meanwhile refuses it now (st_lsm6dsx).
+        if let restoreRate {
+            let path = "\(info.syspath)/\(restoreRate.attribute)"
+            RaisedRates.putBack(.init(path: path, text: restoreRate.text, raised: restoreRate.raised))
         }
     }
 

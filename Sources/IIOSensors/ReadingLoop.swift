@@ -112,6 +112,7 @@ struct ReadingLoop {
                 control.drain()
                 if control.isStopped { break }
                 if waitingForDevice && reader == nil { tryReopen() }
+                if control.takeRotationServiceAppeared() { rotationServiceAppeared() }
             }
             if ready.monitor {
                 while let event = monitor.receive() { handle(event) }
@@ -149,7 +150,7 @@ struct ReadingLoop {
             case .automatic:
                 if configuration.priority == .rotation,
                     let choice = try ReaderChoice.besideOthers(
-                        info, configuration: configuration, rotationServiceNearby: rotationServiceNearby())
+                        info, configuration: configuration, rotationService: rotationServicePresence())
                 {
                     reader = choice.reader
                     note = choice.note
@@ -187,9 +188,7 @@ struct ReadingLoop {
         lastSamplesAt = reader.mode == .buffered ? now : nil
         // Only an automatic reader that puts rotation first gives way; for any other the check never comes
         // (a deadline left in the past would make every poll return at once).
-        nextServiceCheck =
-            configuration.priority == .rotation && configuration.mode == .automatic
-            ? now &+ Self.serviceCheckPeriod : .max
+        nextServiceCheck = givesWayToRotation ? now &+ Self.serviceCheckPeriod : .max
         backoff.succeeded(now: now)
         silenceDeadline =
             reader.mode == .buffered && configuration.mode == .automatic && reader.info.hasRawAttributes

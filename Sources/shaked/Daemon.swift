@@ -68,13 +68,18 @@ struct Daemon {
             running: settings)
         // Shutdown runs in reverse: systemd hears STOPPING=1 first, then the sensor stops, then the
         // server cancels the open prompt, tells its app, and closes the socket.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: server), .init(service: seat, successTerminationBehavior: .ignore),
+            .init(service: session, successTerminationBehavior: .ignore),
+        ]
+        if let accelerometer = source.accelerometer, settings.sensor.priority != .shake {
+            let watcher = RotationServiceWatcher(accelerometer: accelerometer, logger: logger)
+            services.append(.init(service: watcher, successTerminationBehavior: .ignore))
+        }
+        services += [.init(service: sensor), .init(service: supervisor)]
         let group = ServiceGroup(
             configuration: .init(
-                services: [
-                    .init(service: server), .init(service: seat, successTerminationBehavior: .ignore),
-                    .init(service: session, successTerminationBehavior: .ignore),
-                    .init(service: sensor), .init(service: supervisor),
-                ],
+                services: services,
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }

@@ -2,6 +2,7 @@ import IIOSensors
 import ShakeDetection
 import ShakedConfiguration
 import SyntheticMotion
+import Systemd
 import Traces
 
 /// Where samples come from: the accelerometer, a trace, or the demo motion.
@@ -34,12 +35,27 @@ struct SourceOptions: Sendable {
             case .buffered: .buffered
             case .polled: .polled
             }
-        let configuration = AccelerometerConfiguration(
+        var configuration = AccelerometerConfiguration(
             device: sensor.device, rate: sensor.rate, pollingRate: sensor.pollingRate, mode: mode,
             mountMatrix: sensor.mountMatrix.flatMap { MountMatrix(rows: $0) },
             priority: sensor.priority == .shake ? .shake : .rotation, waitForSensor: true)
+        configuration.rotationServiceFiles = Self.rotationServiceFiles
         let source = AccelerometerSource(configuration: configuration)
         return ChosenSource(source: source, demoShake: nil, accelerometer: source)
+    }
+}
+
+extension SourceOptions {
+    /// Where to look for an installed iio-sensor-proxy: its usual places, or in debug builds the
+    /// colon-separated paths of SHAKED_TEST_ROTATION_SERVICE_FILES (the sharing tests run on a machine
+    /// with Debian 12's installed, and also test a phone without one).
+    static var rotationServiceFiles: [String] {
+        #if DEBUG
+            if let paths = ProcessEnvironment.get("SHAKED_TEST_ROTATION_SERVICE_FILES") {
+                return paths.split(separator: ":").map(String.init)
+            }
+        #endif
+        return AccelerometerConfiguration.iioSensorProxyFiles
     }
 }
 

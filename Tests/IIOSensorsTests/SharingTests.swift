@@ -71,6 +71,31 @@ extension DeviceTests {
 
     /// Another process's buffer on a driver with nothing else to read (no raw attributes): shared in
     /// time, its set-up left as it was, every scan read in order and spaced by its own timestamps.
+    /// Where iio-sensor-proxy is installed it may start at any time, and 3.7's set-up fails beside a buffer of
+    /// ours: a device that can be polled is polled, not read with a buffer of our own; without one, the buffer.
+    @Test func anInstalledRotationServiceGetsTheBufferLeftFree() async throws {
+        let bed = Testbed()
+        let fake = FakeAccelerometer()
+        try bed.add(fake.text)
+        let installed = bed.root + "/iio-sensor-proxy"
+        #expect(FileManager.default.createFile(atPath: installed, contents: Data()))
+        var configuration = AccelerometerConfiguration(mode: .automatic)
+        configuration.rotationServiceFiles = [bed.root + "/not-there", installed]
+        let recorder = EventRecorder(AccelerometerSource(configuration: configuration))
+        #expect(await recorder.wait { $0.contains { $0.returnedText != nil } })
+        let text = try #require(recorder.all.compactMap(\.returnedText).first)
+        #expect(text.contains("polled") && text.contains("iio-sensor-proxy is installed"), "\(text)")
+        #expect(await !recorder.waitForSamples(3).isEmpty)
+        await recorder.stop()
+        let enable = try String(contentsOfFile: bed.root + "/sys" + fake.devpath + "/buffer/enable", encoding: .utf8)
+        #expect(enable.hasPrefix("0"), "no buffer enabled")
+
+        configuration.rotationServiceFiles = [bed.root + "/not-there"]
+        let alone = EventRecorder(AccelerometerSource(configuration: configuration))
+        #expect(await alone.wait { $0.contains { $0.returnedText?.contains("buffered") == true } })
+        await alone.stop()
+    }
+
     @Test func anotherProcesssBufferIsSharedInTimeWhenNothingElseCanBeRead() async throws {
         let bed = Testbed()
         var fake = FakeAccelerometer()

@@ -69,6 +69,10 @@ class ProxyVersion:
         elif not os.path.exists(HOST_PROXY):
             raise RuntimeError("%s not found; install Debian 12's iio-sensor-proxy" % HOST_PROXY)
 
+    def installed_path(self):
+        """Where this version's binary is, seen from here: what shaked looks for to know it is installed."""
+        return os.path.join(TRIXIE, "usr/libexec/iio-sensor-proxy") if self.in_root else HOST_PROXY
+
     def _wrap(self, argv, testbed):
         if not self.in_root:
             return argv

@@ -135,14 +135,14 @@ class Player(threading.Thread):
         except OSError:
             return False
 
-    def rate(self):
-        """The device's sampling_frequency now (the chip runs at it), at most FASTEST."""
+    def rate(self, unclamped=False):
+        """The device's sampling_frequency now (the chip runs at it), at most FASTEST unless `unclamped`."""
         try:
             with open(os.path.join(self.sysfs, self.rate_attribute)) as f:
                 rate = float(f.read().strip())
         except (OSError, ValueError):
             return 1.0 / self.period
-        return min(max(rate, 0.5), self.FASTEST)
+        return rate if unclamped else min(max(rate, 0.5), self.FASTEST)
 
     def run(self):
         next_tick = time.monotonic()
@@ -293,11 +293,18 @@ class Scene:
         return text
 
     # shaked and the app in context
-    def start_shaked(self):
+    def start_shaked(self, system_bus=True, proxy_installed=True):
+        """Starts shaked with the app in context. Without `system_bus`, shaked finds no system bus; without
+        `proxy_installed`, it is told iio-sensor-proxy is not installed (as on a phone without it), else
+        where this version's binary is."""
         config = os.path.join(self.dir, "shaked.conf")
         with open(config, "w") as f:
             f.write(self.shaked_config + "\n" + OWN_ACCESS)
-        self.daemon = Daemon("--config", config, env=self.device_env).__enter__()
+        env = dict(self.device_env,
+                   SHAKED_TEST_ROTATION_SERVICE_FILES=self.version.installed_path() if proxy_installed else "")
+        if not system_bus:
+            env["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=" + os.path.join(self.dir, "no-bus")
+        self.daemon = Daemon("--config", config, env=env).__enter__()
         self.app = App(self.daemon)
         threading.Thread(target=self._collect_replies, daemon=True).start()
         self.app.context(focused=True, undo="Typing")

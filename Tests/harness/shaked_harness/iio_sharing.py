@@ -60,14 +60,18 @@ PRELOAD = "libumockdev-preload.so.0"
 FLAT = (0, 0, 16384)
 ORIENTATIONS = [("normal", (-16384, 0, 0)), ("left-up", (0, 16384, 0))]
 
-# (name, iio-sensor-proxy mode, driver claims direct mode, shaked's priority,
+# (name, iio-sensor-proxy mode, driver claims direct mode, shaked's [Sensor] settings,
 #  rotation expected to work, shaked expected to read)
 CASES = [
-    ("polled-claims", "polled", True, "rotation", True, True),
-    ("polled-free", "polled", False, "rotation", True, True),
-    ("buffered-claims", "buffered", True, "rotation", True, True),
-    ("buffered-free", "buffered", False, "rotation", True, True),
-    ("buffered-claims-shake-first", "buffered", True, "shake", False, True),
+    ("polled-claims", "polled", True, "Priority=rotation", True, True),
+    ("polled-free", "polled", False, "Priority=rotation", True, True),
+    ("buffered-claims", "buffered", True, "Priority=rotation", True, True),
+    ("buffered-free", "buffered", False, "Priority=rotation", True, True),
+    ("buffered-claims-shake-first", "buffered", True, "Priority=shake", False, True),
+    # Only one reader truly possible: shaked is told to read a buffer of its own (Mode=buffered), which
+    # holds the node and needs iio-sensor-proxy's buffer gone. Rotation wins, and shaked says why, naming
+    # iio-sensor-proxy, to GetStatus and to the app.
+    ("buffered-claims-own-buffer", "buffered", True, "Priority=rotation\nMode=buffered", True, False),
 ]
 
 
@@ -86,7 +90,7 @@ def fixture_text(proxy_mode, version="3.0"):
 
 
 class Feeder(threading.Thread):
-    """Plays the device: ten scans every 100 ms into the buffer, and the same reading in the raw attributes.
+    """Plays the device: a scan every 10 ms into the buffer, and the same reading in the raw attributes.
 
     With `sway` (in raw counts), the buffer's scans swing along x by that much at 1.5 Hz about the
     reading: a device carried in a walking hand, moving all the time but not shaken. With `sway_raw`
@@ -109,14 +113,21 @@ class Feeder(threading.Thread):
             self.testbed.set_attribute(SYSPATH, "in_accel_%s_raw" % axis, "%d\n" % value)
 
     def run(self):
+        # One scan every 10 ms, as a data-ready trigger fills the kernel's buffer (ten every 100 ms in one
+        # burst made a time-shared reader that woke just after each burst leave iio-sensor-proxy nothing).
         n = 0
-        while not self.stopped.wait(0.1):
-            chunk = self.carry
-            for _ in range(10):
-                n += 1
-                x, y, z = self.reading
-                x += int(self.sway * math.sin(2 * math.pi * 1.5 * n / 100))
-                chunk += struct.pack("<hhhxxq", x, y, z, time.monotonic_ns())
+        next_scan = time.monotonic()
+        while not self.stopped.is_set():
+            next_scan += 0.01
+            delay = next_scan - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            elif delay < -0.5:  # far behind (a loaded machine): carry on from now
+                next_scan = time.monotonic()
+            n += 1
+            x, y, z = self.reading
+            x += int(self.sway * math.sin(2 * math.pi * 1.5 * n / 100))
+            chunk = self.carry + struct.pack("<hhhxxq", x, y, z, time.monotonic_ns())
             # Nobody reading: the pty fills and refuses; keep scans whole across partial writes.
             try:
                 written = os.write(self.fd, chunk)
@@ -175,7 +186,7 @@ def status_of(daemon):
 
 
 def run_case(case, shim, shaked, version):
-    name, proxy_mode, claims, priority, _, _ = case
+    name, proxy_mode, claims, sensor_settings, _, _ = case
     directory = tempfile.mkdtemp(prefix="iio-sharing-")
     os.chmod(directory, 0o755)
     # In /tmp, where a chrooted iio-sensor-proxy (3.7) sees it too.
@@ -217,7 +228,7 @@ def run_case(case, shim, shaked, version):
             raise RuntimeError("monitor-sensor saw no accelerometer: %s" % monitor.lines)
         config = os.path.join(directory, "shaked.conf")
         with open(config, "w") as f:
-            f.write('[Sensor]\nPriority=%s\n%s' % (priority, OWN_ACCESS))
+            f.write('[Sensor]\n%s\n%s' % (sensor_settings, OWN_ACCESS))
         with Daemon("--config", config, env=device_env) as daemon:
             app = App(daemon)
             # What the app is told about the sensor (Subscribe's replies that carry "sensor").

@@ -1,0 +1,137 @@
+import CSystemd
+import SystemPackage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What the system bus says about one well-known name, such as iio-sensor-proxy's `net.hadess.SensorProxy`.
+public enum BusNameEvent: Sendable, Hashable, CustomStringConvertible {
+    /// The bus answers and its `NameOwnerChanged` for the name is followed from now on.
+    case following
+    /// A process took the name (it starts serving).
+    case appeared
+    /// The name's owner left the bus.
+    case left
+    /// The name can't be followed: no system bus, or the bus went away. Says why.
+    case unreachable(String)
+
+    /// `following`, `appeared`, `left`, or `unreachable: ...`.
+    public var description: String {
+        switch self {
+        case .following: "following"
+        case .appeared: "appeared"
+        case .left: "left"
+        case .unreachable(let why): "unreachable: \(why)"
+        }
+    }
+}
+
+/// Who owns a well-known name on the system bus.
+public enum BusNameOwner {
+    /// The owner changes of `name` on the system bus, from the bus's own `NameOwnerChanged` signal, on a
+    /// thread of its own that sleeps until the bus writes: ``BusNameEvent/following`` once the match is in
+    /// place, then ``BusNameEvent/appeared`` and ``BusNameEvent/left`` as they happen. Nothing is polled.
+    /// Without a system bus the stream yields ``BusNameEvent/unreachable(_:)`` and finishes; so it does
+    /// when the bus goes away later.
+    public static func changes(of name: String) -> AsyncStream<BusNameEvent> {
+        AsyncStream(bufferingPolicy: .bufferingNewest(16)) { continuation in
+            let bus: SystemBus
+            do {
+                bus = try SystemBus()
+            } catch {
+                continuation.yield(.unreachable("no system bus (\(error))"))
+                continuation.finish()
+                return
+            }
+            let stop = FileDescriptor(rawValue: eventfd(0, Int32(EFD_CLOEXEC)))
+            continuation.onTermination = { _ in
+                _ = try? withUnsafeBytes(of: UInt64(1)) { try stop.write($0) }
+            }
+            let watch = NameOwnerWatch(bus: bus, name: name, stop: stop, continuation: continuation)
+            if !startDetachedThread({ watch.run() }) {
+                continuation.yield(.unreachable("no thread to watch the system bus"))
+                continuation.finish()
+                try? stop.close()
+            }
+        }
+    }
+}
+
+/// The loop behind ``BusNameOwner/changes(of:)``: owns the bus connection and the stop descriptor,
+/// and is used only on its own thread (sd-bus connections are not thread-safe).
+private final class NameOwnerWatch: @unchecked Sendable {
+    let bus: SystemBus
+    let name: String
+    let stop: FileDescriptor
+    let continuation: AsyncStream<BusNameEvent>.Continuation
+
+    init(
+        bus: consuming SystemBus, name: String, stop: FileDescriptor,
+        continuation: AsyncStream<BusNameEvent>.Continuation
+    ) {
+        self.bus = bus
+        self.name = name
+        self.stop = stop
+        self.continuation = continuation
+    }
+
+    func run() {
+        defer {
+            // Finished first: finishing runs onTermination, which writes to `stop`; closed after, so
+            // that write never lands on a descriptor number reused by then.
+            continuation.finish()
+            try? stop.close()
+        }
+        // Bus names are ASCII letters, digits, '.', '_' and '-': nothing that could end the quoted value.
+        guard name.utf8.allSatisfy({ $0 == 0x2E || $0 == 0x5F || $0 == 0x2D || (0x30...0x39).contains($0)
+            || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
+        else {
+            continuation.yield(.unreachable("\"\(name)\" is not a bus name"))
+            return
+        }
+        let rule =
+            "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',interface='org.freedesktop.DBus',"
+            + "member='NameOwnerChanged',arg0='\(name)'"
+        do {
+            try bus.addMatch(
+                rule,
+                handler: { message, userdata, _ in
+                    guard let message, let userdata else { return 0 }
+                    let watch = Unmanaged<NameOwnerWatch>.fromOpaque(userdata).takeUnretainedValue()
+                    watch.ownerChanged(message)
+                    return 0
+                }, userdata: Unmanaged.passUnretained(self).toOpaque())
+        } catch {
+            continuation.yield(.unreachable("can't follow NameOwnerChanged (\(error))"))
+            return
+        }
+        continuation.yield(.following)
+        while true {
+            do {
+                while try bus.process() {}
+            } catch {
+                continuation.yield(.unreachable("the system bus went away (\(error))"))
+                return
+            }
+            var fds = [
+                pollfd(fd: stop.rawValue, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: bus.fileDescriptor, events: bus.events, revents: 0),
+            ]
+            let ready = pollRetryingInterrupts(&fds, timeoutMilliseconds: bus.pollTimeoutMilliseconds)
+            guard ready >= 0, fds[0].revents == 0 else { return }
+        }
+    }
+
+    /// `NameOwnerChanged(name, old_owner, new_owner)`: an empty new owner is the name's owner leaving.
+    func ownerChanged(_ message: OpaquePointer) {
+        var strings: [String] = []
+        for _ in 0..<3 {
+            var value: UnsafePointer<CChar>?
+            guard sd_bus_message_read_basic(message, CChar(115), &value) > 0, let value else { return }  // "s"
+            strings.append(String(cString: value))
+        }
+        guard strings[0] == name else { return }
+        continuation.yield(strings[2].isEmpty ? .left : .appeared)
+    }
+}
