@@ -96,6 +96,12 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
     /// than 3.5 Hz read 0.26-0.45. A stride adds fore-aft braking and drive and sideways sway:
     /// 0.33-0.87 on phones at the waist, half of them over 0.5. `.infinity` turns the gate off.
     public var strideSway: Double
+    /// How long the device must be seen held still (below ``calmLevel``) for a chain whose past
+    /// the detector has not watched (its ``activityWindow`` reaches back before the first sample,
+    /// or before a reset) not to count as ongoing activity. A person who shakes to undo was looking
+    /// at the screen a moment before; a body already running or climbing when the sensor starts
+    /// is never still that long. 0 turns the rule off (an unwatched past counts as quiet).
+    public var stillnessSeen: Double
 
     /// The defaults for a sensitivity level.
     public init(sensitivity: Sensitivity = .medium) {
@@ -135,6 +141,7 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
         impactCrest = 2.2
         strideRate = 3.5
         strideSway = 0.5
+        stillnessSeen = 0.2
     }
 
     /// Checks every value and names the first one out of range.
@@ -170,6 +177,7 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
         try check(impactCrest >= 2.0.squareRoot(), "impactCrest", "must be at least √2 (a sine's crest factor); .infinity turns it off")
         try check(strideRate >= 0 && strideRate <= 12, "strideRate", "must lie in [0, 12] Hz (0 turns the stride gate off)")
         try check(strideSway >= 0, "strideSway", "must be at least 0; .infinity turns the stride gate off")
+        try check(stillnessSeen >= 0 && stillnessSeen <= calmDwell, "stillnessSeen", "must lie in [0, calmDwell] s (0 turns the rule off)")
     }
 }
 

@@ -66,6 +66,11 @@ struct StrokeChainDetector: Sendable {
     private var moments = MotionMoments.zero
     /// Nanoseconds between entries of `orientations`.
     private static let orientationStep: Int64 = 250_000_000
+    /// The first sample since the detector began or was reset: before it, the past is unknown.
+    private var streamStart: Int64?
+    /// When the device was first seen held still for ``ShakeDetectorConfiguration/stillnessSeen``
+    /// since ``streamStart``.
+    private var stillSeenAt: Int64?
 
     init(configuration: ShakeDetectorConfiguration, view: View) {
         self.configuration = configuration
@@ -78,6 +83,8 @@ struct StrokeChainDetector: Sendable {
         lastTimestamp = nil
         quietSince = nil
         freshSince = nil
+        streamStart = nil
+        stillSeenAt = nil
         retryAsStrokeGrows = false
         current = nil
         chain.removeAll()
@@ -103,6 +110,7 @@ struct StrokeChainDetector: Sendable {
             lastRaw = raw
         }
         guard let previous = lastTimestamp, let g = gravity else {
+            streamStart = t
             gravity = raw
             orientations.append(raw)
             lastOrientationAt = t
@@ -215,7 +223,9 @@ struct StrokeChainDetector: Sendable {
         if strength >= configuration.calmLevel * configuration.calmLevel {
             if let since = quietSince, seconds(t - since) >= configuration.calmDwell { freshSince = t }
             quietSince = nil
-        } else if quietSince == nil {
+        } else if let since = quietSince {
+            if stillSeenAt == nil, seconds(t - since) >= configuration.stillnessSeen { stillSeenAt = t }
+        } else {
             quietSince = t
         }
         guard let fresh = freshSince else { return false }
@@ -462,7 +472,12 @@ struct StrokeChainDetector: Sendable {
             let s = recentStarts[back: i]
             if s >= windowStart && s < start { count += 1 }
         }
-        return count >= configuration.activityStrokes
+        if count >= configuration.activityStrokes { return true }
+        // The detector has not watched the whole window: unless it saw the device held still, the
+        // motion may have been going on before it started (a body already running).
+        guard let first = streamStart, windowStart < first, configuration.stillnessSeen > 0 else { return false }
+        guard let seen = stillSeenAt else { return true }
+        return seen > start
     }
 
     /// The line the strokes lie along: their peaks summed, each turned the way of the first.

@@ -1,0 +1,63 @@
+import Foundation
+import ShakeDetection
+import TestSupport
+import Testing
+
+/// The unwatched past (docs/detector.md, "Silent in daily life"): a chain whose activity window
+/// reaches back before the detector's first sample counts as ongoing activity (one more reversal)
+/// unless the device was seen held still for ``ShakeDetectorConfiguration/stillnessSeen`` first. A
+/// person who shakes to undo was looking at the screen; a body already running when the sensor
+/// starts is never still that long.
+@Suite struct UnwatchedPastTests {
+    /// A burst of `cycles` cycles of a 4 Hz back and forth along x (25 m/s², gravity on z: even,
+    /// on a line, crest √2, so no gate of motion stops it) after `lead` s of a device held still,
+    /// then 1 s still. The detector starts at t = 0.
+    static func burst(rate: Double, cycles: Double, lead: Double) -> [Sample] {
+        let frequency = 4.0
+        let duration = cycles / frequency
+        return (0..<Int((lead + duration + 1) * rate)).map { i in
+            let t = Double(i) / rate
+            let moving = t >= lead && t < lead + duration
+            let x = moving ? 25 * sin(2 * Double.pi * frequency * (t - lead)) : 0
+            return Sample(seconds: t, x: x, y: 0, z: standardGravity)
+        }
+    }
+
+    @Test("four strokes already under way when the detector starts are not a shake; the rule is what stops them", arguments: [50.0, 100.0, 200.0])
+    func motionUnderWayAtTheStart(rate: Double) {
+        let samples = Self.burst(rate: rate, cycles: 2, lead: 0)
+        var open = ShakeDetectorConfiguration()
+        open.stillnessSeen = 0
+        // Without the rule the same strokes make a shake: the test would prove nothing if they did not.
+        #expect(detect(samples, with: ShakeDetector(configuration: open)).count == 1, "\(rate) Hz, rule off")
+        #expect(detect(samples, with: ShakeDetector()).isEmpty, "\(rate) Hz")
+    }
+
+    @Test("the same four strokes after the device was seen still for 0.3 s are a shake", arguments: [50.0, 100.0, 200.0])
+    func stillnessSeenFirst(rate: Double) {
+        // 0.3 s is under calmDwell (1 s): the motion is not fresh from stillness, only watched.
+        let samples = Self.burst(rate: rate, cycles: 2, lead: 0.3)
+        #expect(detect(samples, with: ShakeDetector()).count == 1, "\(rate) Hz")
+    }
+
+    @Test("a shake already under way when the detector starts still counts, one reversal later", arguments: [50.0, 100.0, 200.0])
+    func longerShakeCounts(rate: Double) {
+        let samples = Self.burst(rate: rate, cycles: 3, lead: 0)
+        let events = detect(samples, with: ShakeDetector())
+        #expect(events.count == 1, "\(rate) Hz")
+        #expect(events.first.map { $0.reversals >= 4 } ?? false, "\(rate) Hz: \(events)")
+    }
+
+    @Test("stillnessSeen out of range is refused, naming the key")
+    func validation() {
+        var configuration = ShakeDetectorConfiguration()
+        configuration.stillnessSeen = -0.1
+        do { try configuration.validate() } catch { #expect(error.key == "stillnessSeen") }
+        #expect(throws: ConfigurationError.self) { try configuration.validate() }
+        configuration.stillnessSeen = configuration.calmDwell + 0.1
+        do { try configuration.validate() } catch { #expect(error.key == "stillnessSeen") }
+        #expect(throws: ConfigurationError.self) { try configuration.validate() }
+        configuration.stillnessSeen = 0
+        #expect(throws: Never.self) { try configuration.validate() }
+    }
+}
