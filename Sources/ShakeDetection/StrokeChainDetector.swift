@@ -32,7 +32,7 @@ struct StrokeChainDetector: Sendable {
     private static let principalAxisTimeConstant = 1.0
     private var principal = PrincipalAxis()
 
-    private var gravity: Vector3?
+    private(set) var gravity: Vector3?
     /// The last time step between samples, in seconds, and the gravity filter's coefficient for it.
     private var lastStep = (dt: 0.0, alpha: 0.0)
     private var lastTimestamp: Int64?
@@ -48,29 +48,29 @@ struct StrokeChainDetector: Sendable {
     /// The stroke in progress, if the motion is above threshold now.
     private var current: Stroke?
     /// The closed strokes of the current chain of reversals, newest last.
-    private var chain = Ring<8, Stroke>(filler: .none)
+    private(set) var chain = Ring<8, Stroke>(filler: .none)
     /// Start times of recent strokes, for telling ongoing activity from a fresh shake.
-    private var recentStarts = Ring<16, Int64>(filler: 0)
+    private(set) var recentStarts = Ring<16, Int64>(filler: 0)
     /// Set after an event: when it fired, and since when the motion has been quiet.
     private var holdoff: (fired: Int64, quietSince: Int64?)?
     /// Since when the total acceleration has been below the free-fall level, while it is.
     private var fallingSince: Int64?
     /// The latest sample of a free fall that lasted long enough to count.
-    private var lastFreeFall: Int64?
+    private(set) var lastFreeFall: Int64?
     /// The gravity estimate every ``Self.orientationStep`` nanoseconds, newest last, and when
     /// the newest was taken: two seconds of how the device was held.
-    private var orientations = Ring<8, Vector3>(filler: .zero)
-    private var lastOrientationAt: Int64 = 0
+    private(set) var orientations = Ring<8, Vector3>(filler: .zero)
+    private(set) var lastOrientationAt: Int64 = 0
     /// The second moments of the motion integrated over time since the last reset: a chain's are the
     /// difference between now and its first stroke (its mean square, and how much lies off its line).
     private var moments = MotionMoments.zero
     /// Nanoseconds between entries of `orientations`.
-    private static let orientationStep: Int64 = 250_000_000
+    static let orientationStep: Int64 = 250_000_000
     /// The first sample since the detector began or was reset: before it, the past is unknown.
-    private var streamStart: Int64?
+    private(set) var streamStart: Int64?
     /// When the device was first seen held still for ``ShakeDetectorConfiguration/stillnessSeen``
     /// since ``streamStart``.
-    private var stillSeenAt: Int64?
+    private(set) var stillSeenAt: Int64?
 
     init(configuration: ShakeDetectorConfiguration, view: View) {
         self.configuration = configuration
@@ -206,7 +206,7 @@ struct StrokeChainDetector: Sendable {
     // MARK: - Strokes and chains
 
     /// Seconds from nanoseconds, by a multiplication: a division costs several times as much.
-    private func seconds(_ nanoseconds: Int64) -> Double { Double(nanoseconds) * 1e-9 }
+    func seconds(_ nanoseconds: Int64) -> Double { Double(nanoseconds) * 1e-9 }
 
     /// Whether the sensor is at its limit: an axis reads the same large value (over 1.5 g) as
     /// in the sample before, which a moving device only does when the converter is pinned.
@@ -362,122 +362,6 @@ struct StrokeChainDetector: Sendable {
         holdoff = (fired: t, quietSince: nil)
         return ShakeEvent(
             onset: onset, recognized: t, peak: found.peak, reversals: chain.count, axis: axis, direction: direction)
-    }
-
-    /// Checks the shape of the newest `closed` strokes of a chain followed by `next`: the mean
-    /// half cycle within `halfPeriod`, an even rhythm, every other stroke on one line, and
-    /// neighbouring strengths within `zigzag` of each other. Returns the strongest stroke and
-    /// the largest neighbour ratio found, or nil when the shape is not a shake's.
-    private func shape(
-        closed: Int, next: Stroke, halfPeriod: ClosedRange<Double>, zigzag: Double
-    ) -> (peak: Double, lopsided: Double, halfCycle: Double)? {
-        // Half cycles between stroke starts, oldest first, ending with `next`.
-        var total = 0.0
-        var shortest = Double.infinity
-        var longest = 0.0
-        var peak = next.strength
-        for i in 0..<closed {
-            let later = i == 0 ? next : chain[back: i - 1]
-            let earlier = chain[back: i]
-            let half = seconds(later.start - earlier.start)
-            total += half
-            shortest = min(shortest, half)
-            longest = max(longest, half)
-            peak = max(peak, earlier.strength)
-        }
-        let mean = total / Double(closed)
-        guard halfPeriod.contains(mean), shortest > 0, longest / shortest <= configuration.maximumRhythmRatio
-        else { return nil }
-        // Every other stroke on one line; neighbouring strengths alike.
-        var lopsided = 1.0
-        for i in 0..<(closed - 2) {
-            let newer = chain[back: i]
-            let middle = chain[back: i + 1]
-            let older = chain[back: i + 2]
-            guard newer.peak.cosine(older.peak) >= configuration.linearity else { return nil }
-            let neighbours = (newer.strength * older.strength).squareRoot()
-            // A saturated stroke's strength is only a lower bound (clipping is lopsided: gravity
-            // uses up part of the range one way and frees it the other), so it may look weaker
-            // than it was; it cannot have been weaker than it looks.
-            let weakerSaturated =
-                middle.strength < neighbours ? middle.saturated : (newer.saturated || older.saturated)
-            if weakerSaturated { continue }
-            let ratio = max(middle.strength / neighbours, neighbours / middle.strength)
-            guard ratio <= zigzag else { return nil }
-            lopsided = max(lopsided, ratio)
-        }
-        return (peak, lopsided, mean)
-    }
-
-    /// Whether the chain is the whole body moving rather than a hand shaking: it began within
-    /// ``ShakeDetectorConfiguration/freeFallMemory`` of a free fall (or contains one: the
-    /// flight of a jump, a drop), or it is a body ringing after it fell over.
-    private func isBodyMotion(first: Stroke, closed: Int) -> Bool {
-        if let fell = lastFreeFall, fell >= first.start - Int64(configuration.freeFallMemory * 1e9) { return true }
-        return isLandingAfterTurningOver(first: first, closed: closed)
-    }
-
-    /// Whether the chain is a body ringing on what it landed on after toppling over: its newest
-    /// closed stroke is weaker than its strongest earlier one (one blow, then a free vibration
-    /// dying away; a hand that shakes keeps feeding the motion), and gravity now lies more than
-    /// ``ShakeDetectorConfiguration/fallTurn`` away from where it was
-    /// ``ShakeDetectorConfiguration/fallLookback`` before the chain began (the body went from
-    /// upright to lying on its side or back). Without that much history, no.
-    private func isLandingAfterTurningOver(first: Stroke, closed: Int) -> Bool {
-        // A strongest stroke that saturated the sensor was stronger than it reads; one that did
-        // not must stand clear of the newest (1.15 times), as a damped vibration's swings do.
-        var strongest = chain[back: 1]
-        for i in 2..<closed where chain[back: i].strength > strongest.strength { strongest = chain[back: i] }
-        let margin = strongest.saturated ? 1 : 1.15
-        guard chain[back: 0].strength * margin <= strongest.strength else { return false }
-        let then = first.start - Int64(configuration.fallLookback * 1e9)
-        guard then <= lastOrientationAt, let gravity else { return false }
-        // Entries are Self.orientationStep apart, the newest taken at lastOrientationAt.
-        let back = Int((lastOrientationAt - then + Self.orientationStep - 1) / Self.orientationStep)
-        guard back < orientations.count else { return false }
-        return orientations[back: back].cosine(gravity) < configuration.fallTurn
-    }
-
-    /// Whether a chain in ongoing motion is a train of impacts (foot strikes, landings) rather than
-    /// a hand's smooth back and forth: its strongest stroke stands more than
-    /// ``ShakeDetectorConfiguration/impactCrest`` times above the root mean square of the motion
-    /// from its first stroke until now. A shake is near a sine (crest √2, less when clipped); a
-    /// foot strike is a short, sharp rise with a long, low phase between.
-    private func isImpactTrain(_ stretch: MotionMoments, since start: Int64, peak: Double, at t: Int64) -> Bool {
-        let span = seconds(t - start)
-        guard span > 0 else { return false }
-        let meanSquare = stretch.energy / span
-        return peak * peak > configuration.impactCrest * configuration.impactCrest * meanSquare
-    }
-
-    /// Whether a chain in ongoing motion is a body's strides rather than a hand's shake: slower than
-    /// ``ShakeDetectorConfiguration/strideRate`` (a step rate) with more than
-    /// ``ShakeDetectorConfiguration/strideSway`` of its motion (RMS) off its line for every unit on
-    /// it. A foot strike pushes the body up and brakes it forwards at once, and the hips sway
-    /// sideways from step to step; a hand drives the device back and forth along one line.
-    private func isStride(_ stretch: MotionMoments, line: Vector3, halfCycle: Double) -> Bool {
-        guard view == .motion, halfCycle * 2 * configuration.strideRate > 1 else { return false }
-        let length = line.length
-        guard length > 0 else { return false }
-        let along = stretch.energy(along: (1 / length) * line)
-        let sway = configuration.strideSway
-        return stretch.energy - along > sway * sway * along
-    }
-
-    /// Whether strokes were already happening in the window before `start`.
-    private func isOngoingActivity(before start: Int64) -> Bool {
-        let windowStart = start - Int64(configuration.activityWindow * 1e9)
-        var count = 0
-        for i in 0..<recentStarts.count {
-            let s = recentStarts[back: i]
-            if s >= windowStart && s < start { count += 1 }
-        }
-        if count >= configuration.activityStrokes { return true }
-        // The detector has not watched the whole window: unless it saw the device held still, the
-        // motion may have been going on before it started (a body already running).
-        guard let first = streamStart, windowStart < first, configuration.stillnessSeen > 0 else { return false }
-        guard let seen = stillSeenAt else { return true }
-        return seen > start
     }
 
     /// The line the strokes lie along: their peaks summed, each turned the way of the first.

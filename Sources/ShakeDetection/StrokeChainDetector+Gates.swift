@@ -1,0 +1,120 @@
+/// The checks on a chain's shape and the gates on whole-body motion, at recognition: kept apart
+/// from the per-sample tracking in `StrokeChainDetector.swift`. Each runs only when a chain would
+/// be recognized and reads the state the detector keeps; none changes it.
+extension StrokeChainDetector {
+    /// Checks the shape of the newest `closed` strokes of a chain followed by `next`: the mean
+    /// half cycle within `halfPeriod`, an even rhythm, every other stroke on one line, and
+    /// neighbouring strengths within `zigzag` of each other. Returns the strongest stroke and
+    /// the largest neighbour ratio found, or nil when the shape is not a shake's.
+    func shape(
+        closed: Int, next: Stroke, halfPeriod: ClosedRange<Double>, zigzag: Double
+    ) -> (peak: Double, lopsided: Double, halfCycle: Double)? {
+        // Half cycles between stroke starts, oldest first, ending with `next`.
+        var total = 0.0
+        var shortest = Double.infinity
+        var longest = 0.0
+        var peak = next.strength
+        for i in 0..<closed {
+            let later = i == 0 ? next : chain[back: i - 1]
+            let earlier = chain[back: i]
+            let half = seconds(later.start - earlier.start)
+            total += half
+            shortest = min(shortest, half)
+            longest = max(longest, half)
+            peak = max(peak, earlier.strength)
+        }
+        let mean = total / Double(closed)
+        guard halfPeriod.contains(mean), shortest > 0, longest / shortest <= configuration.maximumRhythmRatio
+        else { return nil }
+        // Every other stroke on one line; neighbouring strengths alike.
+        var lopsided = 1.0
+        for i in 0..<(closed - 2) {
+            let newer = chain[back: i]
+            let middle = chain[back: i + 1]
+            let older = chain[back: i + 2]
+            guard newer.peak.cosine(older.peak) >= configuration.linearity else { return nil }
+            let neighbours = (newer.strength * older.strength).squareRoot()
+            // A saturated stroke's strength is only a lower bound (clipping is lopsided: gravity
+            // uses up part of the range one way and frees it the other), so it may look weaker
+            // than it was; it cannot have been weaker than it looks.
+            let weakerSaturated =
+                middle.strength < neighbours ? middle.saturated : (newer.saturated || older.saturated)
+            if weakerSaturated { continue }
+            let ratio = max(middle.strength / neighbours, neighbours / middle.strength)
+            guard ratio <= zigzag else { return nil }
+            lopsided = max(lopsided, ratio)
+        }
+        return (peak, lopsided, mean)
+    }
+
+    /// Whether the chain is the whole body moving rather than a hand shaking: it began within
+    /// ``ShakeDetectorConfiguration/freeFallMemory`` of a free fall (or contains one: the
+    /// flight of a jump, a drop), or it is a body ringing after it fell over.
+    func isBodyMotion(first: Stroke, closed: Int) -> Bool {
+        if let fell = lastFreeFall, fell >= first.start - Int64(configuration.freeFallMemory * 1e9) { return true }
+        return isLandingAfterTurningOver(first: first, closed: closed)
+    }
+
+    /// Whether the chain is a body ringing on what it landed on after toppling over: its newest
+    /// closed stroke is weaker than its strongest earlier one (one blow, then a free vibration
+    /// dying away; a hand that shakes keeps feeding the motion), and gravity now lies more than
+    /// ``ShakeDetectorConfiguration/fallTurn`` away from where it was
+    /// ``ShakeDetectorConfiguration/fallLookback`` before the chain began (the body went from
+    /// upright to lying on its side or back). Without that much history, no.
+    func isLandingAfterTurningOver(first: Stroke, closed: Int) -> Bool {
+        // A strongest stroke that saturated the sensor was stronger than it reads; one that did
+        // not must stand clear of the newest (1.15 times), as a damped vibration's swings do.
+        var strongest = chain[back: 1]
+        for i in 2..<closed where chain[back: i].strength > strongest.strength { strongest = chain[back: i] }
+        let margin = strongest.saturated ? 1 : 1.15
+        guard chain[back: 0].strength * margin <= strongest.strength else { return false }
+        let then = first.start - Int64(configuration.fallLookback * 1e9)
+        guard then <= lastOrientationAt, let gravity else { return false }
+        // Entries are Self.orientationStep apart, the newest taken at lastOrientationAt.
+        let back = Int((lastOrientationAt - then + Self.orientationStep - 1) / Self.orientationStep)
+        guard back < orientations.count else { return false }
+        return orientations[back: back].cosine(gravity) < configuration.fallTurn
+    }
+
+    /// Whether a chain in ongoing motion is a train of impacts (foot strikes, landings) rather than
+    /// a hand's smooth back and forth: its strongest stroke stands more than
+    /// ``ShakeDetectorConfiguration/impactCrest`` times above the root mean square of the motion
+    /// from its first stroke until now. A shake is near a sine (crest √2, less when clipped); a
+    /// foot strike is a short, sharp rise with a long, low phase between.
+    func isImpactTrain(_ stretch: MotionMoments, since start: Int64, peak: Double, at t: Int64) -> Bool {
+        let span = seconds(t - start)
+        guard span > 0 else { return false }
+        let meanSquare = stretch.energy / span
+        return peak * peak > configuration.impactCrest * configuration.impactCrest * meanSquare
+    }
+
+    /// Whether a chain in ongoing motion is a body's strides rather than a hand's shake: slower than
+    /// ``ShakeDetectorConfiguration/strideRate`` (a step rate) with more than
+    /// ``ShakeDetectorConfiguration/strideSway`` of its motion (RMS) off its line for every unit on
+    /// it. A foot strike pushes the body up and brakes it forwards at once, and the hips sway
+    /// sideways from step to step; a hand drives the device back and forth along one line.
+    func isStride(_ stretch: MotionMoments, line: Vector3, halfCycle: Double) -> Bool {
+        guard view == .motion, halfCycle * 2 * configuration.strideRate > 1 else { return false }
+        let length = line.length
+        guard length > 0 else { return false }
+        let along = stretch.energy(along: (1 / length) * line)
+        let sway = configuration.strideSway
+        return stretch.energy - along > sway * sway * along
+    }
+
+    /// Whether strokes were already happening in the window before `start`.
+    func isOngoingActivity(before start: Int64) -> Bool {
+        let windowStart = start - Int64(configuration.activityWindow * 1e9)
+        var count = 0
+        for i in 0..<recentStarts.count {
+            let s = recentStarts[back: i]
+            if s >= windowStart && s < start { count += 1 }
+        }
+        if count >= configuration.activityStrokes { return true }
+        // The detector has not watched the whole window: unless it saw the device held still, the
+        // motion may have been going on before it started (a body already running).
+        guard let first = streamStart, windowStart < first, configuration.stillnessSeen > 0 else { return false }
+        guard let seen = stillSeenAt else { return true }
+        return seen > start
+    }
+}
