@@ -177,7 +177,9 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
         try check(impactCrest >= 2.0.squareRoot(), "impactCrest", "must be at least √2 (a sine's crest factor); .infinity turns it off")
         try check(strideRate >= 0 && strideRate <= 12, "strideRate", "must lie in [0, 12] Hz (0 turns the stride gate off)")
         try check(strideSway >= 0, "strideSway", "must be at least 0; .infinity turns the stride gate off")
-        try check(stillnessSeen >= 0 && stillnessSeen <= calmDwell, "stillnessSeen", "must lie in [0, calmDwell] s (0 turns the rule off)")
+        try check(
+            stillnessSeen >= 0 && stillnessSeen <= calmDwell, "stillnessSeen",
+            "must lie in [0, calmDwell] s (0 turns the rule off)")
     }
 }
 
