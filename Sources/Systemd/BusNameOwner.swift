@@ -35,60 +35,31 @@ public enum BusNameOwner {
     /// Without a system bus the stream yields ``BusNameEvent/unreachable(_:)`` and finishes; so it does
     /// when the bus goes away later.
     public static func changes(of name: String) -> AsyncStream<BusNameEvent> {
-        AsyncStream(bufferingPolicy: .bufferingNewest(16)) { continuation in
-            let bus: SystemBus
-            do {
-                bus = try SystemBus()
-            } catch {
-                continuation.yield(.unreachable("no system bus (\(error))"))
-                continuation.finish()
-                return
-            }
-            let stop = FileDescriptor(rawValue: eventfd(0, Int32(EFD_CLOEXEC)))
-            continuation.onTermination = { _ in
-                _ = try? withUnsafeBytes(of: UInt64(1)) { try stop.write($0) }
-            }
-            let watch = NameOwnerWatch(bus: bus, name: name, stop: stop, continuation: continuation)
-            if !startDetachedThread({ watch.run() }) {
-                continuation.yield(.unreachable("no thread to watch the system bus"))
-                continuation.finish()
-                try? stop.close()
-            }
+        SystemBusWatch.stream(bufferingNewest: 16, unreachable: BusNameEvent.unreachable) { bus, stop, continuation in
+            NameOwnerWatch(bus: bus, name: name, stop: stop, continuation: continuation)
         }
     }
 }
 
-/// The loop behind ``BusNameOwner/changes(of:)``: owns the bus connection and the stop descriptor,
-/// and is used only on its own thread (sd-bus connections are not thread-safe).
-private final class NameOwnerWatch: @unchecked Sendable {
-    let bus: SystemBus
+/// The watch behind ``BusNameOwner/changes(of:)``: one match, on the name's `NameOwnerChanged`.
+private final class NameOwnerWatch: SystemBusWatch<BusNameEvent>, @unchecked Sendable {
     let name: String
-    let stop: FileDescriptor
-    let continuation: AsyncStream<BusNameEvent>.Continuation
 
     init(
         bus: consuming SystemBus, name: String, stop: FileDescriptor,
         continuation: AsyncStream<BusNameEvent>.Continuation
     ) {
-        self.bus = bus
         self.name = name
-        self.stop = stop
-        self.continuation = continuation
+        super.init(bus: bus, stop: stop, continuation: continuation, unreachable: BusNameEvent.unreachable)
     }
 
-    func run() {
-        defer {
-            // Finished first: finishing runs onTermination, which writes to `stop`; closed after, so
-            // that write never lands on a descriptor number reused by then.
-            continuation.finish()
-            try? stop.close()
-        }
+    override func start() -> Bool {
         // Bus names are ASCII letters, digits, '.', '_' and '-': nothing that could end the quoted value.
         guard name.utf8.allSatisfy({ $0 == 0x2E || $0 == 0x5F || $0 == 0x2D || (0x30...0x39).contains($0)
             || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
         else {
             continuation.yield(.unreachable("\"\(name)\" is not a bus name"))
-            return
+            return false
         }
         let rule =
             "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',interface='org.freedesktop.DBus',"
@@ -104,23 +75,10 @@ private final class NameOwnerWatch: @unchecked Sendable {
                 }, userdata: Unmanaged.passUnretained(self).toOpaque())
         } catch {
             continuation.yield(.unreachable("can't follow NameOwnerChanged (\(error))"))
-            return
+            return false
         }
         continuation.yield(.following)
-        while true {
-            do {
-                while try bus.process() {}
-            } catch {
-                continuation.yield(.unreachable("the system bus went away (\(error))"))
-                return
-            }
-            var fds = [
-                pollfd(fd: stop.rawValue, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: bus.fileDescriptor, events: bus.events, revents: 0),
-            ]
-            let ready = pollRetryingInterrupts(&fds, timeoutMilliseconds: bus.pollTimeoutMilliseconds)
-            guard ready >= 0, fds[0].revents == 0 else { return }
-        }
+        return true
     }
 
     /// `NameOwnerChanged(name, old_owner, new_owner)`: an empty new owner is the name's owner leaving.

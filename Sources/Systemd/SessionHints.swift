@@ -41,45 +41,24 @@ extension Logind {
     /// ``SessionHints/unreachable(_:)`` once and finishes; without logind on the bus it yields that
     /// and goes on watching for logind to arrive.
     public static func sessionHints() -> AsyncStream<SessionHints> {
-        AsyncStream(bufferingPolicy: .bufferingNewest(8)) { continuation in
-            let bus: SystemBus
-            do {
-                bus = try SystemBus()
-            } catch {
-                continuation.yield(.unreachable("no system bus (\(error))"))
-                continuation.finish()
-                return
-            }
-            let stop = FileDescriptor(rawValue: eventfd(0, Int32(EFD_CLOEXEC)))
-            continuation.onTermination = { _ in
-                _ = try? withUnsafeBytes(of: UInt64(1)) { try stop.write($0) }
-            }
-            let watch = SessionWatch(bus: bus, stop: stop, continuation: continuation)
-            // Without a thread the stream ends, rather than staying silent for good.
-            if !startDetachedThread({ watch.run() }) {
-                continuation.yield(.unreachable("no thread to watch the system bus"))
-                continuation.finish()
-                try? stop.close()
-            }
+        SystemBusWatch.stream(bufferingNewest: 8, unreachable: SessionHints.unreachable) { bus, stop, continuation in
+            SessionWatch(bus: bus, stop: stop, continuation: continuation)
         }
     }
 }
 
-/// The loop behind ``Logind/sessionHints()``: owns the bus connection and the stop descriptor, and is
-/// used only on its own thread (sd-bus connections are not thread-safe).
-private final class SessionWatch: @unchecked Sendable {
-    let bus: SystemBus
-    let stop: FileDescriptor
-    let continuation: AsyncStream<SessionHints>.Continuation
+/// The watch behind ``Logind/sessionHints()``: logind's signals mark the hints stale, and they are
+/// read again once the queue is empty.
+private final class SessionWatch: SystemBusWatch<SessionHints>, @unchecked Sendable {
     /// The active session's object path, whose signals matter.
     var sessionPath: String?
     /// A signal said the hints may have changed: read them again once the queue is empty.
     var stale = true
+    /// The hints last yielded.
+    var last: SessionHints?
 
     init(bus: consuming SystemBus, stop: FileDescriptor, continuation: AsyncStream<SessionHints>.Continuation) {
-        self.bus = bus
-        self.stop = stop
-        self.continuation = continuation
+        super.init(bus: bus, stop: stop, continuation: continuation, unreachable: SessionHints.unreachable)
     }
 
     /// The match rules: every property change logind announces (sorted out in ``signal(path:member:)``),
@@ -95,13 +74,7 @@ private final class SessionWatch: @unchecked Sendable {
             + "member='NameOwnerChanged',arg0='org.freedesktop.login1'",
     ]
 
-    func run() {
-        defer {
-            // Finished first: finishing runs onTermination, which writes to `stop`; closed after, so
-            // that write never lands on a descriptor number reused by then.
-            continuation.finish()
-            try? stop.close()
-        }
+    override func start() -> Bool {
         let userdata = Unmanaged.passUnretained(self).toOpaque()
         do {
             for rule in Self.rules {
@@ -118,34 +91,22 @@ private final class SessionWatch: @unchecked Sendable {
             }
         } catch {
             continuation.yield(.unreachable("can't follow logind's signals (\(error))"))
-            return
+            return false
         }
-        var last: SessionHints?
-        while true {
-            do {
-                while try bus.process() {}
-            } catch {
-                continuation.yield(.unreachable("the system bus went away (\(error))"))
-                return
-            }
-            if stale {
-                // Reading calls logind, and signals that arrive meanwhile wait in sd-bus's queue:
-                // process them (above) before sleeping.
-                stale = false
-                let now = read()
-                if now != last {
-                    last = now
-                    continuation.yield(now)
-                }
-                continue
-            }
-            var fds = [
-                pollfd(fd: stop.rawValue, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: bus.fileDescriptor, events: bus.events, revents: 0),
-            ]
-            let ready = pollRetryingInterrupts(&fds, timeoutMilliseconds: bus.pollTimeoutMilliseconds)
-            guard ready >= 0, fds[0].revents == 0 else { return }
+        return true
+    }
+
+    /// Reads the hints again after a signal, and yields them if they changed. Reading calls logind, and
+    /// signals that arrive meanwhile wait in sd-bus's queue: true, to process them before sleeping.
+    override func afterProcessing() -> Bool {
+        guard stale else { return false }
+        stale = false
+        let now = read()
+        if now != last {
+            last = now
+            continuation.yield(now)
         }
+        return true
     }
 
     /// A matched signal: a property change of the seat or the active session, or anything else matched.
