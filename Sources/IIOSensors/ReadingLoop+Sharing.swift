@@ -29,28 +29,8 @@ extension ReadingLoop {
     mutating func rotationServiceAppeared() {
         let now = monotonicNanoseconds()
         rotationServiceSeenAt = now
-        guard reader?.mode == .buffered, givesWayToRotation, let info = reader?.info else { return }
-        // Our buffer's elements, enabled again once libiio has closed it (below).
-        let elements = (try? TimeSharedReader.scanElements(info.syspath))?.on ?? []
-        chooseAgain(now: now) {
-            Self.enableAgain(elements, of: info)
-        }
-    }
-
-    /// Writes 1 again to the `scan_elements/*_en` of `elements` after a buffer of our own closed, giving
-    /// way to iio-sensor-proxy.
-    ///
-    /// libiio's close writes `buffer/enable=0` and then `0` to every `*_en`. iio-sensor-proxy 3.7 that
-    /// discovered the device while our buffer ran holds those `*_en` as 1 in its udev attribute cache, and
-    /// its set-up skips the ones it takes as "Already enabled" (`enable_sensors()`): it then enables a
-    /// buffer with no element (EINVAL), tears down and exits ("No sensors or missing kernel drivers"), and
-    /// the screen never rotates. With the elements enabled again its set-up goes on. A buffer that is
-    /// disabled with elements enabled reads nothing and changes no raw read; a write refused because the
-    /// other's buffer already runs (EBUSY) is left as it is.
-    static func enableAgain(_ elements: Set<String>, of info: AccelerometerInfo) {
-        for name in elements.sorted() {
-            try? Sysfs.write("\(info.syspath)/scan_elements/\(name)_en", "1")
-        }
+        guard reader?.mode == .buffered, givesWayToRotation else { return }
+        chooseAgain(now: now)
     }
 
     /// A buffer of our own that went silent: when another process disabled it (iio-sensor-proxy's
@@ -80,10 +60,9 @@ extension ReadingLoop {
 
     /// Closes the reader and opens the one that fits now. No reference to the old reader may be held
     /// by the caller: its buffer is disabled when it goes, before the choice looks at `buffer/enable`.
-    private mutating func chooseAgain(now: Int64, afterClose: () -> Void = {}) {
+    private mutating func chooseAgain(now: Int64) {
         flush()
         closeReader()
-        afterClose()
         lastQuickReopen = now
         tryReopen()
     }

@@ -37,8 +37,11 @@ final class TimeSharedReader: SampleReader {
     /// `buffer/enable`, read after an empty read without allocating.
     private let bufferEnable: PolledAttribute
     private let decoder: ScanDecoder
-    /// The `*_en` the decoder's layout was made from, checked after each read that got data.
+    /// The `*_en` the decoder's layout was made from, checked after the first read that got data and
+    /// after any read that got more scans than the time since the last one holds.
     private let layout: ScanElementWatch
+    /// Whether the layout was checked against the `*_en` after a read since this reader opened.
+    private var layoutChecked = false
     private let timer: OneShotTimer
     private let interval: Int64
     private var schedule: DrainSchedule
@@ -153,7 +156,7 @@ final class TimeSharedReader: SampleReader {
         }
         close(fd)
         if let failure { throw failure }
-        if bytes > 0, let element = layout.changed() {
+        if bytes > 0, !layoutChecked || tooManyScans(bytes / decoder.scanBytes, now: now), let element = layout.changed() {
             // Laid out from elements the other process has changed since (it disabled its buffer, set
             // others and enabled it again, or was doing so when this reader opened): these bytes would be
             // cut at the wrong places. Dropped, and the reader chosen again with the elements as they are.
@@ -162,6 +165,7 @@ final class TimeSharedReader: SampleReader {
                 "the other process changed its buffer's scan elements since this reader laid out its scans "
                     + "(\(bytes) bytes dropped)")
         }
+        if bytes > 0 { layoutChecked = true }
         let scans = bytes / decoder.scanBytes
         let before = samples.count
         decode(scans: scans, readTime: now, into: &samples)
@@ -179,6 +183,15 @@ final class TimeSharedReader: SampleReader {
         }
         try timer.arm(at: schedule.nextRead(after: now, interval: interval))
         return 1
+    }
+
+    /// Whether `scans` is more than the time since the last read holds at the buffer's rate, with room for
+    /// jitter (half as many again, and two): what a layout smaller than the buffer's scans gives (6-byte
+    /// scans for 16-byte ones: 2.7 times as many). Checked against the `*_en` then, not at every read:
+    /// the four sysfs reads cost about a third of this reader's CPU.
+    private func tooManyScans(_ scans: Int, now: Int64) -> Bool {
+        let elapsed = max(now &- lastRead, 0)
+        return Int64(scans) > elapsed / max(schedule.samplePeriod, 1) * 3 / 2 + 2
     }
 
     /// Whether the shared buffer is still enabled (as ``DeviceSharing/bufferEnabled(_:)``, without allocating).

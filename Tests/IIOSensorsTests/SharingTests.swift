@@ -166,29 +166,4 @@ extension DeviceTests {
         }
         withExtendedLifetime(holder) {}
     }
-
-    /// A buffer of our own giving way to iio-sensor-proxy when it takes its bus name: libiio's close clears
-    /// every `*_en`, and they are enabled again, since 3.7 that discovered the device while our buffer ran
-    /// holds them as enabled (its udev cache) and skips them in its set-up, which then fails and exits.
-    @Test func aBufferGivingWayToRotationLeavesItsElementsEnabled() async throws {
-        let bed = Testbed()
-        let fake = FakeAccelerometer()
-        try bed.add(fake.text)
-        var configuration = AccelerometerConfiguration(mode: .automatic)
-        configuration.rotationServiceFiles = [bed.root + "/not-there"]
-        let source = AccelerometerSource(configuration: configuration)
-        let recorder = EventRecorder(source)
-        #expect(await recorder.wait { $0.contains { $0.returnedText?.contains("buffered") == true } })
-        func value(_ file: String) throws -> String {
-            try String(contentsOfFile: bed.root + "/sys" + fake.devpath + "/" + file, encoding: .utf8)
-        }
-        #expect(try value("buffer/enable").hasPrefix("1"))
-        source.rotationServiceAppeared()
-        #expect(await recorder.wait { $0.contains { $0.returnedText?.contains("polled") == true } })
-        #expect(try value("buffer/enable").hasPrefix("0"), "our buffer closed")
-        for element in ["in_accel_x", "in_accel_y", "in_accel_z", "in_timestamp"] {
-            #expect(try value("scan_elements/\(element)_en").hasPrefix("1"), "\(element)_en enabled again")
-        }
-        await recorder.stop()
-    }
 }

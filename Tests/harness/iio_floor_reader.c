@@ -6,15 +6,13 @@
 // is shaked's; this much is the kernel's, the harness's and any reader's.
 //
 // With --reopen it reads as a reader sharing the node in time does: every 100 ms (a timer) it opens
-// the node, reads what is there with one read(2) and closes it; with SYSPATH too, after a read that got
-// data it opens, reads and closes SYSPATH/scan_elements/{in_accel_x,y,z,in_timestamp}_en, the check
-// shaked's time-shared reader makes that the other process has not changed the scan layout since.
+// the node, reads what is there with one read(2) and closes it.
 //
 // With --poll RATE SYSPATH it reads as a poller does: RATE times a second (a timer) it opens, reads
 // and closes SYSPATH/in_accel_{x,y,z}_raw and parses each value, the reads shaked's polled reader
 // makes (the same sysfs files through umockdev's preload, and the kernel model when it is loaded).
 //
-//   iio-floor-reader SECONDS [--reopen [SYSPATH] | --poll RATE SYSPATH]
+//   iio-floor-reader SECONDS [--reopen | --poll RATE SYSPATH]
 #include <fcntl.h>
 #include <string.h>
 #include <sys/timerfd.h>
@@ -40,7 +38,7 @@ static double now(void) {
 int main(int argc, char **argv) {
     double seconds = argc > 1 ? atof(argv[1]) : 0;
     if (seconds <= 0) {
-        fprintf(stderr, "usage: iio-floor-reader SECONDS [--reopen [SYSPATH] | --poll RATE SYSPATH]\n");
+        fprintf(stderr, "usage: iio-floor-reader SECONDS [--reopen | --poll RATE SYSPATH]\n");
         return 2;
     }
     int reopen = argc > 2 && strcmp(argv[2], "--reopen") == 0;
@@ -51,16 +49,6 @@ int main(int argc, char **argv) {
         return 2;
     }
     char paths[3][512];
-    static const char *const elements[] = {"in_accel_x", "in_accel_y", "in_accel_z", "in_timestamp"};
-    char enables[4][512];
-    int checking = reopen && argc > 3;
-    for (int i = 0; checking && i < 4; i++) {
-        if (snprintf(enables[i], sizeof enables[i], "%s/scan_elements/%s_en", argv[3], elements[i]) >=
-            (int)sizeof enables[i]) {
-            fprintf(stderr, "iio-floor-reader: SYSPATH too long\n");
-            return 2;
-        }
-    }
     if (polling) {
         for (int axis = 0; axis < 3; axis++) {
             if (snprintf(paths[axis], sizeof paths[axis], "%s/in_accel_%c_raw", argv[4], 'x' + axis) >=
@@ -119,12 +107,6 @@ int main(int argc, char **argv) {
                     ssize_t n = read(node, buffer, sizeof buffer);
                     if (n > 0) bytes += n;
                     close(node);
-                    for (int i = 0; checking && n > 0 && i < 4; i++) {
-                        char state[16];
-                        int attribute = open(enables[i], O_RDONLY | O_CLOEXEC);
-                        if (attribute >= 0 && read(attribute, state, sizeof state) > 0) sum += state[0];
-                        if (attribute >= 0) close(attribute);
-                    }
                 }
             } else {
                 ssize_t n = read(fd, buffer, sizeof buffer);

@@ -14,8 +14,7 @@ MODE time-shared (and floor-time-shared): iio-sensor-proxy runs buffered instead
 trigger named accel_3d-dev0, as 3.0 wants), its buffer enabled, on a driver that refuses raw reads
 while buffered, both under the kernel model (IIO_EXCLUSIVITY_SHIM, the library scripts/bench-iio.sh
 builds): shaked then shares the buffer in time (opens, reads and closes the node ten times a second),
-and the floor reader does the same reads (`iio-floor-reader SECONDS --reopen SYSPATH`: the node, and
-the scan_elements/*_en after a read that got data).
+and the floor reader does the same reads (`iio-floor-reader SECONDS --reopen`).
 
 MODE polled (and floor-polled): shakectl reads in_accel_*_raw at POLL_RATE Hz (`--mode polled
 --polling-rate`, default 60, the daemon's PollingRate), and the floor reader makes the same reads at
@@ -94,7 +93,7 @@ def main():
         if mode == "floor":  # SHAKECTL is then the floor reader (Tests/harness/iio_floor_reader.c)
             command = [shakectl, str(seconds)]
         elif mode == "floor-time-shared":
-            command = [shakectl, str(seconds), "--reopen", sharing.SYSPATH]
+            command = [shakectl, str(seconds), "--reopen"]
         elif mode == "floor-polled":
             command = [shakectl, str(seconds), "--poll", poll_rate, sharing.SYSPATH]
         else:
