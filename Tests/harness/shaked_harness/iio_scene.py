@@ -191,8 +191,10 @@ class Player(threading.Thread):
                 layout = None
             else:
                 # The layout is fixed when the buffer is enabled: a scan holds the elements enabled then
-                # (a buffer enabled with x, y and z alone has 6-byte scans, not 16).
-                if layout is None:
+                # (a buffer enabled with x, y and z alone has 6-byte scans, not 16). The *_en cannot change
+                # while it runs, so they are read again every fifth tick too: a disable and enable by two
+                # processes within one tick (libiio's close, then 3.7's set-up) is not missed.
+                if layout is None or ticks % 5 == 0:
                     layout = self.layout()
                 fmt, names = layout
                 values = [reading[i] for i, axis in enumerate("xyz") if "in_accel_" + axis in names]
