@@ -156,7 +156,9 @@ final class TimeSharedReader: SampleReader {
         }
         close(fd)
         if let failure { throw failure }
-        if bytes > 0, !layoutChecked || tooManyScans(bytes / decoder.scanBytes, now: now), let element = layout.changed() {
+        if bytes > 0, !layoutChecked || tooManyScans(bytes / decoder.scanBytes, now: now),
+            let element = layout.changed()
+        {
             // Laid out from elements the other process has changed since (it disabled its buffer, set
             // others and enabled it again, or was doing so when this reader opened): these bytes would be
             // cut at the wrong places. Dropped, and the reader chosen again with the elements as they are.

@@ -148,7 +148,9 @@ extension DeviceTests {
         #expect(await recorder.wait { $0.contains { $0.returnedText?.contains("time-shared") == true } })
         bed.setAttribute(fake.devpath, "scan_elements/in_timestamp_en", "1")
         func scans(_ first: Int) -> [RawScan] {
-            (first..<(first + 30)).map { RawScan(x: Int64($0) * 10, y: -200, z: 16384, t: 5_000_000_000 + Int64($0) * 10_000_000) }
+            (first..<(first + 30)).map {
+                RawScan(x: Int64($0) * 10, y: -200, z: 16384, t: 5_000_000_000 + Int64($0) * 10_000_000)
+            }
         }
         Self.feed(bed, fake, fake.encode(scans(0)))
         try await Task.sleep(for: .seconds(1))
