@@ -10,8 +10,8 @@
 /// reads the other process may disable its buffer, enable other elements and enable it again: iio-sensor-proxy
 /// 3.7 does at its discovery, its teardown (`buffer_drv_data_free()` clears every `*_en`, one after
 /// another) and at each claim. A reader that read the elements in the middle of that (x, y and z enabled,
-/// the timestamp not yet or no longer) cut each 16-byte scan into 6-byte ones: 2.7 samples for every
-/// scan, most of them garbage. ``unchanged()`` after each read that got data tells it to lay out again.
+/// the timestamp not yet or no longer) would cut each 16-byte scan into 6-byte ones: 2.7 samples for
+/// every scan, most of them garbage. ``changed()`` after a read tells it to lay out again.
 struct ScanElementWatch: ~Copyable {
     /// The `*_en` files, as C paths, made once.
     private let paths: [UnsafeMutablePointer<CChar>]

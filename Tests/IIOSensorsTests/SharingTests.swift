@@ -131,8 +131,8 @@ extension DeviceTests {
     /// The other process changed its scan elements under the reader: iio-sensor-proxy 3.7's teardown clears
     /// them one by one and its set-up enables them one by one, so a reader may lay out its scans from x, y
     /// and z alone, and the other's buffer then runs with the timestamp too. Those 16-byte scans must not be
-    /// cut into 6-byte ones (2.7 samples a scan, most of them garbage: the 2.5 times the device's rate seen
-    /// beside 3.7): the read is dropped and the reader lays out again.
+    /// cut into 6-byte ones (2.7 samples a scan, most of them garbage): the read is dropped and the reader
+    /// lays out again.
     @Test func scanElementsChangedUnderTheReaderAreLaidOutAgain() async throws {
         let bed = Testbed()
         var fake = FakeAccelerometer()
