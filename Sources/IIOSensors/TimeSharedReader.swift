@@ -37,6 +37,11 @@ final class TimeSharedReader: SampleReader {
     /// `buffer/enable`, read after an empty read without allocating.
     private let bufferEnable: PolledAttribute
     private let decoder: ScanDecoder
+    /// The `*_en` the decoder's layout was made from, checked after the first read that got data and
+    /// after any read that got more scans than the time since the last one holds.
+    private let layout: ScanElementWatch
+    /// Whether the layout was checked against the `*_en` after a read since this reader opened.
+    private var layoutChecked = false
     private let timer: OneShotTimer
     private let interval: Int64
     private var schedule: DrainSchedule
@@ -64,7 +69,7 @@ final class TimeSharedReader: SampleReader {
             throw IIOError(.badConfiguration, path: info.syspath, "the device has no IIO buffer node to share")
         }
         let base = info.syspath
-        let enabled = try Self.enabledScanElements(base)
+        let (names, on, enabled) = try Self.scanElements(base)
         guard let axes = info.scanChannels, ["x", "y", "z"].allSatisfy({ enabled["in_accel_\($0)"] != nil }) else {
             throw DeviceSharing.busy(info, "its IIO buffer is enabled without the x, y and z scan elements")
         }
@@ -74,6 +79,7 @@ final class TimeSharedReader: SampleReader {
         decoder = ScanDecoder(
             axes: axes, timestamp: timestamp, alsoEnabled: others,
             converter: SampleConverter(calibration: info.calibration, mountMatrix: info.mountMatrix))
+        layout = ScanElementWatch(scanElements: "\(base)/scan_elements", names: names, enabled: on)
         var rate = info.samplingFrequency ?? wantedRate
         var restore: (attribute: String, text: String, ours: String)?
         let wanted = min(info.rate(for: wantedRate), Self.maximumRaisedRate)
@@ -150,6 +156,18 @@ final class TimeSharedReader: SampleReader {
         }
         close(fd)
         if let failure { throw failure }
+        if bytes > 0, !layoutChecked || tooManyScans(bytes / decoder.scanBytes, now: now),
+            let element = layout.changed()
+        {
+            // Laid out from elements the other process has changed since (it disabled its buffer, set
+            // others and enabled it again, or was doing so when this reader opened): these bytes would be
+            // cut at the wrong places. Dropped, and the reader chosen again with the elements as they are.
+            throw IIOError(
+                .sharingChanged, path: element,
+                "the other process changed its buffer's scan elements since this reader laid out its scans "
+                    + "(\(bytes) bytes dropped)")
+        }
+        if bytes > 0 { layoutChecked = true }
         let scans = bytes / decoder.scanBytes
         let before = samples.count
         decode(scans: scans, readTime: now, into: &samples)
@@ -167,6 +185,15 @@ final class TimeSharedReader: SampleReader {
         }
         try timer.arm(at: schedule.nextRead(after: now, interval: interval))
         return 1
+    }
+
+    /// Whether `scans` is more than the time since the last read holds at the buffer's rate, with room for
+    /// jitter (half as many again, and two): what a layout smaller than the buffer's scans gives (6-byte
+    /// scans for 16-byte ones: 2.7 times as many). Checked against the `*_en` then, not at every read:
+    /// the four sysfs reads cost about a third of this reader's CPU.
+    private func tooManyScans(_ scans: Int, now: Int64) -> Bool {
+        let elapsed = max(now &- lastRead, 0)
+        return Int64(scans) > elapsed / max(schedule.samplePeriod, 1) * 3 / 2 + 2
     }
 
     /// Whether the shared buffer is still enabled (as ``DeviceSharing/bufferEnabled(_:)``, without allocating).
@@ -201,8 +228,11 @@ final class TimeSharedReader: SampleReader {
         }
     }
 
-    /// The enabled scan elements (`scan_elements/*_en` holding 1), by channel name (`in_accel_x`).
-    static func enabledScanElements(_ base: String) throws(IIOError) -> [String: ScanChannel] {
+    /// The scan elements (channel names such as `in_accel_x`, from `scan_elements/*_en`), those enabled
+    /// (holding 1), and the enabled ones' channels by name.
+    static func scanElements(_ base: String) throws(IIOError) -> (
+        names: [String], on: Set<String>, enabled: [String: ScanChannel]
+    ) {
         let directory = "\(base)/scan_elements"
         guard let dir = opendir(directory) else {
             throw IIOError.fromErrno(errno, call: "opendir", path: directory)
@@ -216,10 +246,12 @@ final class TimeSharedReader: SampleReader {
         }
         closedir(dir)
         var enabled: [String: ScanChannel] = [:]
+        var on = Set<String>()
         for name in names {
             guard let text = try Sysfs.read("\(directory)/\(name)_en"), text.hasPrefix("1") else { continue }
+            on.insert(name)
             if let channel = try Discovery.scanChannel(base, name) { enabled[name] = channel }
         }
-        return enabled
+        return (names, on, enabled)
     }
 }

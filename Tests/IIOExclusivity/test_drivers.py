@@ -10,6 +10,7 @@ the buffer with and without a trigger, and that nothing else is there.
 
 import errno
 import os
+import struct
 import subprocess
 import sys
 import time
@@ -141,6 +142,21 @@ def inside(kind):
         check(not os.path.exists(device + "/trigger"), "%s: a FIFO without a trigger" % kind)
 
 
+def check_player_layout(testbed):
+    """The harness's player (iio_scene.Player) writes scans laid out as the kernel lays them out for the
+    elements enabled (iio_compute_scan_bytes()): a buffer with x, y and z alone has 6-byte scans."""
+    from shaked_harness.iio_scene import Player
+    player = Player(testbed)
+    elements = os.path.join(testbed.get_root_dir(), SYSPATH.lstrip("/"), "scan_elements")
+    for enabled, size in ((("x", "y", "z", "timestamp"), 16), (("x", "y", "z"), 6), (("y", "z", "timestamp"), 16),
+                          (("timestamp",), 8)):
+        for name in ("in_accel_x", "in_accel_y", "in_accel_z", "in_timestamp"):
+            store(os.path.join(elements, name + "_en"), "1\n" if name.rsplit("_", 1)[-1] in enabled else "0\n")
+        fmt, names = player.layout()
+        check(struct.calcsize(fmt) == size and len(names) == len(enabled),
+              "the player's scan with %s enabled is %d bytes (%s)" % (", ".join(enabled), size, fmt))
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--inside":
         inside(sys.argv[2])
@@ -161,6 +177,8 @@ def main():
         result = subprocess.run([sys.executable, os.path.abspath(__file__), "--inside", kind], env=env)
         if result.returncode != 0:
             sys.exit(result.returncode)
+        if kind == KINDS[0]:
+            check_player_layout(testbed)
         del testbed
     print("the driver kinds: all checks passed")
 

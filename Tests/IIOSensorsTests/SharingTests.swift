@@ -127,4 +127,45 @@ extension DeviceTests {
         }
         withExtendedLifetime(holder) {}
     }
+
+    /// The other process changed its scan elements under the reader: iio-sensor-proxy 3.7's teardown clears
+    /// them one by one and its set-up enables them one by one, so a reader may lay out its scans from x, y
+    /// and z alone, and the other's buffer then runs with the timestamp too. Those 16-byte scans must not be
+    /// cut into 6-byte ones (2.7 samples a scan, most of them garbage): the read is dropped and the reader
+    /// lays out again.
+    @Test func scanElementsChangedUnderTheReaderAreLaidOutAgain() async throws {
+        let bed = Testbed()
+        var fake = FakeAccelerometer()
+        fake.rawAttributes = false
+        try bed.add(fake.text)
+        let holder = try NodeHolder()
+        for element in ["in_accel_x", "in_accel_y", "in_accel_z"] {
+            bed.setAttribute(fake.devpath, "scan_elements/\(element)_en", "1")
+        }
+        bed.setAttribute(fake.devpath, "buffer/enable", "1")
+
+        let recorder = EventRecorder(AccelerometerSource(configuration: .init(mode: .automatic)))
+        #expect(await recorder.wait { $0.contains { $0.returnedText?.contains("time-shared") == true } })
+        bed.setAttribute(fake.devpath, "scan_elements/in_timestamp_en", "1")
+        func scans(_ first: Int) -> [RawScan] {
+            (first..<(first + 30)).map {
+                RawScan(x: Int64($0) * 10, y: -200, z: 16384, t: 5_000_000_000 + Int64($0) * 10_000_000)
+            }
+        }
+        Self.feed(bed, fake, fake.encode(scans(0)))
+        try await Task.sleep(for: .seconds(1))
+        Self.feed(bed, fake, fake.encode(scans(30)))
+        let samples = await recorder.waitForSamples(30)
+        await recorder.stop()
+        #expect(samples.count >= 30 && samples.count <= 60, "one sample a scan at most: \(samples.count) from 60 scans")
+        let scale = 0.000598550
+        for (i, sample) in samples.enumerated() {
+            let x = (sample.x / scale / 10).rounded()
+            #expect(
+                abs(sample.y + 200 * scale) < 1e-6 && abs(sample.z - 16384 * scale) < 1e-6 && x >= 0 && x < 60
+                    && abs(sample.x - x * 10 * scale) < 1e-6,
+                "sample \(i) is not one of the scans written: \(sample)")
+        }
+        withExtendedLifetime(holder) {}
+    }
 }
