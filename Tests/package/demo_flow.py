@@ -12,6 +12,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 
 from shaked_harness.daemon import UNDO, App, Daemon, prompt
 
@@ -32,13 +33,20 @@ def main():
     check(os.environ.get("SHAKED_BINARY"), "set SHAKED_BINARY to the installed shaked")
     # Every wait below has its own limit; should one still hang, this prints where and exits.
     faulthandler.dump_traceback_later(120, exit=True)
-    with Daemon("--demo", "--config", "/etc/shaked/shaked.conf") as daemon:
+    with Daemon("--demo", "--config", os.environ.get("SHAKED_CONFIG", "/etc/shaked/shaked.conf")) as daemon:
         say("the daemon listens on " + daemon.socket)
         app = App(daemon)
         with daemon.client() as client, client.open(UNDO, namespaced=False) as tool, \
                 client.open("io.shaked.Demo", namespaced=False) as demo:
+            before = tool.GetStatus()["status"].get("samplesRead", 0)
             app.context(focused=True, undo="Typing")
-            say("an app subscribed and set its context; shaking")
+            # The demo source plays only while it is read, and a Shake before it is read is dropped
+            # (io.shaked.Demo.varlink): wait for samples, as a person waits for the app to appear.
+            deadline = time.monotonic() + 20
+            while tool.GetStatus()["status"].get("samplesRead", 0) <= before:
+                check(time.monotonic() < deadline, "the demo sensor read nothing in 20 s after the context was set")
+                time.sleep(0.05)
+            say("an app subscribed and set its context, and the sensor reads; shaking")
             demo.Shake()
             intent = app.next_event()
             say("the app got an intent")
