@@ -55,7 +55,7 @@ final class TimeSharedReader: SampleReader {
     private let scratch: UnsafeMutableRawBufferPointer
     private var clock: TimestampGuard
     /// The rate found, to put back at close, when this reader raised it.
-    private let restoreRate: (attribute: String, text: String, ours: String)?
+    private let restoreRate: RaisedRates.Restore?
 
     /// The most scans one read takes: iio-sensor-proxy sets `buffer/length` to 128.
     static let maximumScans = 256
@@ -81,14 +81,17 @@ final class TimeSharedReader: SampleReader {
             converter: SampleConverter(calibration: info.calibration, mountMatrix: info.mountMatrix))
         layout = ScanElementWatch(scanElements: "\(base)/scan_elements", names: names, enabled: on)
         var rate = info.samplingFrequency ?? wantedRate
-        var restore: (attribute: String, text: String, ours: String)?
+        var restore: RaisedRates.Restore?
         let wanted = min(info.rate(for: wantedRate), Self.maximumRaisedRate)
         if let attribute = info.samplingFrequencyAttribute, let current = info.samplingFrequency, current < wanted,
             let old = try? Sysfs.read("\(base)/\(attribute)"),
             (try? Sysfs.write("\(base)/\(attribute)", rateText(wanted))) != nil
         {
             rate = wanted
-            restore = (attribute, String(old.filter { !$0.isWhitespace }), rateText(wanted))
+            let text = rateText(wanted)
+            restore = .init(
+                path: "\(base)/\(attribute)", text: String(old.filter { !$0.isWhitespace }),
+                raised: Double(text) ?? wanted)
         }
         restoreRate = restore
         self.info = info
@@ -110,11 +113,8 @@ final class TimeSharedReader: SampleReader {
     deinit {
         scratch.deallocate()
         free(devnodePath)
-        if let restoreRate, let now = try? Sysfs.read("\(info.syspath)/\(restoreRate.attribute)"),
-            Double(String(now.filter { !$0.isWhitespace })) == Double(restoreRate.ours)
-        {
-            try? Sysfs.write("\(info.syspath)/\(restoreRate.attribute)", restoreRate.text)
-        }
+        // Unless someone changed it since; later, if the driver refuses it now (as PolledReader's).
+        if let restoreRate { RaisedRates.putBack(restoreRate) }
     }
 
     func read(into samples: inout [Sample]) throws(IIOError) -> Int {
