@@ -52,14 +52,12 @@ public struct AccelerometerSource: SampleSource {
         return AsyncThrowingStream { continuation in
             let control: LoopControl
             do {
-                control = try LoopControl()
+                control = try LoopControl(rotationService: loops.rotationService)
             } catch {
                 continuation.finish(throwing: error)
                 return
             }
             continuation.onTermination = { _ in control.stop() }
-            let followed = loops.rotationServiceFollowed.load(ordering: .relaxed)
-            control.rotationServiceFollowed.store(followed, ordering: .relaxed)
             loops.insert(control)
             do {
                 try ReadingThread.start(name: "shaked-iio") {
@@ -117,8 +115,7 @@ public struct AccelerometerSource: SampleSource {
     /// a buffer of the loops' own does not look for one in `/proc` every 10 s. Set it false when the
     /// system bus goes away.
     public func followRotationService(_ followed: Bool) {
-        loops.rotationServiceFollowed.store(followed, ordering: .relaxed)
-        for control in loops.all { control.rotationServiceFollowed.store(followed, ordering: .relaxed) }
+        loops.rotationService.followed.store(followed, ordering: .relaxed)
     }
 
     /// How many reading threads of this source are running (including ones still closing the device).
@@ -133,8 +130,8 @@ public struct AccelerometerSource: SampleSource {
 /// The reading loops of one source that have not ended, for liveness probes.
 final class LiveLoops: Sendable {
     private let loops = Mutex<[ObjectIdentifier: LoopControl]>([:])
-    /// What ``AccelerometerSource/followRotationService(_:)`` last said, for loops started later.
-    let rotationServiceFollowed = Atomic<Bool>(false)
+    /// What ``AccelerometerSource/followRotationService(_:)`` last said, read by every loop.
+    let rotationService = RotationServiceFollowing()
 
     func insert(_ control: LoopControl) { loops.withLock { $0[ObjectIdentifier(control)] = control } }
     func remove(_ control: LoopControl) { loops.withLock { $0[ObjectIdentifier(control)] = nil } }

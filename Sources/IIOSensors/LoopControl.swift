@@ -19,8 +19,9 @@ final class LoopControl: Sendable {
     private let probePending = Atomic<Bool>(false)
     private let serviceAppeared = Atomic<Bool>(false)
     /// Whether someone tells this loop when a rotation service appears (``rotationServiceAppeared()``), so
-    /// that a buffer of its own need not look for one in `/proc` every 10 s.
-    let rotationServiceFollowed = Atomic<Bool>(false)
+    /// that a buffer of its own need not look for one in `/proc` every 10 s: its source's one flag,
+    /// shared, so a loop started while the flag changes cannot keep a stale copy.
+    let rotationService: RotationServiceFollowing
     private let nextProbe = Atomic<Int>(0)
     private let probes = Mutex(Probes())
 
@@ -39,8 +40,9 @@ final class LoopControl: Sendable {
         var ended = false
     }
 
-    /// Creates the eventfd.
-    init() throws(IIOError) {
+    /// Creates the eventfd; `rotationService` is the source's flag.
+    init(rotationService: RotationServiceFollowing) throws(IIOError) {
+        self.rotationService = rotationService
         fd = try checkErrno("eventfd") { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) }
     }
 
@@ -158,4 +160,11 @@ final class LoopControl: Sendable {
         }
         for continuation in waiting { continuation.resume(returning: true) }
     }
+}
+
+/// Whether a rotation service's appearance is followed (its bus name's `NameOwnerChanged`), set by
+/// ``AccelerometerSource/followRotationService(_:)`` and read by each of the source's loops.
+final class RotationServiceFollowing: Sendable {
+    /// True while the appearance is followed.
+    let followed = Atomic<Bool>(false)
 }

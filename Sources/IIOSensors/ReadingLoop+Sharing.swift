@@ -43,7 +43,7 @@ extension ReadingLoop {
             // attributes, which this buffer makes fail on most drivers, and touches no buffer, so
             // only its process shows it is there. Not looked for while its bus name is followed
             // (the event comes at once).
-            if !control.rotationServiceFollowed.load(ordering: .relaxed), DeviceSharing.rotationService() != nil {
+            if !control.rotationService.followed.load(ordering: .relaxed), DeviceSharing.rotationService() != nil {
                 rotationServiceSeenAt = now
                 chooseAgain(now: now)
                 return
