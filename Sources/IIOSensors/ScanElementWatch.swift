@@ -43,11 +43,7 @@ struct ScanElementWatch: ~Copyable {
 
     /// Whether the `*_en` file at `path` reads 1; a file that cannot be read counts as not enabled.
     private func isEnabled(_ path: UnsafeMutablePointer<CChar>) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var count: Int
-        repeat { count = Glibc.read(fd, buffer.baseAddress, buffer.count) } while count < 0 && errno == EINTR
+        guard let count = try? readAttributeOnce(path, into: buffer, path: String(cString: path)) else { return false }
         return count > 0 && buffer[0] == UInt8(ascii: "1")
     }
 }

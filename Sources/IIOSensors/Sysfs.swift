@@ -80,9 +80,7 @@ struct PolledAttribute: ~Copyable {
 
     /// Reads the attribute and parses it as an integer.
     func readInteger() throws(IIOError) -> Int64 {
-        let fd = try checkErrno("open", path: path) { open(cPath, O_RDONLY | O_CLOEXEC) }
-        defer { close(fd) }
-        let count = try checkErrno("read", path: path) { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+        let count = try readAttributeOnce(cPath, into: buffer, path: path)
         guard count > 0 else {
             throw IIOError(.shortRead, call: "read", path: path, "the attribute was empty; the driver may be unbinding")
         }
@@ -97,6 +95,16 @@ struct PolledAttribute: ~Copyable {
         }
         return value
     }
+}
+
+/// Opens the attribute at `cPath`, reads it once into `buffer` and closes it, without allocating: the
+/// byte count. `path` names it in the error, made only on failure.
+func readAttributeOnce(
+    _ cPath: UnsafePointer<CChar>, into buffer: UnsafeMutableRawBufferPointer, path: @autoclosure () -> String
+) throws(IIOError) -> Int {
+    let fd = try checkErrno("open", path: path()) { open(cPath, O_RDONLY | O_CLOEXEC) }
+    defer { close(fd) }
+    return try checkErrno("read", path: path()) { Glibc.read(fd, buffer.baseAddress, buffer.count) }
 }
 
 /// Parses `[-+]digits` followed by optional whitespace, without allocating.
