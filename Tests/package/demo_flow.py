@@ -15,17 +15,13 @@ import sys
 import time
 
 from shaked_harness.daemon import UNDO, App, Daemon, prompt
+from shaked_harness.flow import Flow
 
 socket.setdefaulttimeout(20)
 
 
-def check(condition, what):
-    if not condition:
-        raise SystemExit("demo flow: " + what)
-
-
-def say(what):
-    print("demo flow: " + what, flush=True)
+FLOW = Flow("demo flow")
+check, say = FLOW.check, FLOW.say
 
 
 def main():

@@ -25,17 +25,13 @@ import time
 import varlink
 
 from shaked_harness.daemon import UNDO, App, Daemon
+from shaked_harness.flow import Flow
 
 socket.setdefaulttimeout(60)
 
 
-def check(condition, what):
-    if not condition:
-        raise SystemExit("root flow: " + what)
-
-
-def say(what):
-    print("root flow: " + what, flush=True)
+FLOW = Flow("root flow")
+check, say = FLOW.check, FLOW.say
 
 
 def unit(root, name):
