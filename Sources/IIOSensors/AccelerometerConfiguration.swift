@@ -56,10 +56,16 @@ public struct AccelerometerConfiguration: Sendable {
     /// polled never gets a buffer of this process's own. Empty (the default): only a running one counts.
     public var rotationServiceFiles: [String] = []
 
-    /// Where Debian (12 and 13), Fedora and Arch put iio-sensor-proxy's binary and systemd unit.
+    /// Where an installed iio-sensor-proxy shows: its binary and systemd unit where Debian (12 and 13),
+    /// Fedora, Arch and postmarketOS put them, the unit where systemd also reads (`/etc`, `/usr/local`), and
+    /// its D-Bus policy in either folder the system bus reads. The bus lets a service own
+    /// `net.hadess.SensorProxy` only by such a policy, so an iio-sensor-proxy that can serve rotation has
+    /// one there wherever its binary went (a build installed under `/usr/local`, say).
     public static let iioSensorProxyFiles = [
-        "/usr/libexec/iio-sensor-proxy", "/usr/sbin/iio-sensor-proxy",
+        "/usr/libexec/iio-sensor-proxy", "/usr/sbin/iio-sensor-proxy", "/usr/local/libexec/iio-sensor-proxy",
         "/usr/lib/systemd/system/iio-sensor-proxy.service", "/lib/systemd/system/iio-sensor-proxy.service",
+        "/etc/systemd/system/iio-sensor-proxy.service", "/usr/local/lib/systemd/system/iio-sensor-proxy.service",
+        "/usr/share/dbus-1/system.d/net.hadess.SensorProxy.conf", "/etc/dbus-1/system.d/net.hadess.SensorProxy.conf",
     ]
 
     /// Creates a configuration; the defaults suit a phone: the first accelerometer at 100 Hz (polled at 60 Hz), ten
