@@ -110,10 +110,18 @@ extension StrokeChainDetector {
             let s = recentStarts[back: i]
             if s >= windowStart && s < start { count += 1 }
         }
-        if count >= configuration.activityStrokes { return true }
-        // The detector has not watched the whole window: unless it saw the device held still, the
-        // motion may have been going on before it started (a body already running).
-        guard let first = streamStart, windowStart < first, configuration.stillnessSeen > 0 else { return false }
+        return count >= configuration.activityStrokes
+    }
+
+    /// Whether a chain whose first stroke began at `start` began with its past unwatched: its
+    /// ``ShakeDetectorConfiguration/activityWindow`` reaches back before the detector's first sample
+    /// (it has just started, or a gap reset it), and the device was not seen held still for
+    /// ``ShakeDetectorConfiguration/stillnessSeen`` since then, before the chain. Such motion may
+    /// have been going on all along (a body already running when the sensor starts): not a shake.
+    func beganUnwatched(_ start: Int64) -> Bool {
+        guard configuration.stillnessSeen > 0, let first = streamStart,
+            start - Int64(configuration.activityWindow * 1e9) < first
+        else { return false }
         guard let seen = stillSeenAt else { return true }
         return seen > start
     }

@@ -318,6 +318,8 @@ struct StrokeChainDetector: Sendable {
         var strokesNeeded = configuration.reversals + 1
         let firstNeeded = chain[back: min(chain.count, strokesNeeded - 1) - 1]
         if isOngoingActivity(before: firstNeeded.start) { strokesNeeded += 1 }
+        // Begun before the detector could see what came before, and never seen still: not a shake.
+        guard !beganUnwatched(chain[back: chain.count - 1].start) else { return nil }
         if view == .principalAxis { strokesNeeded += 1 }
         var closed = strokesNeeded - 1
         guard chain.count >= closed else { return nil }
