@@ -96,11 +96,11 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
     /// than 3.5 Hz read 0.26-0.45. A stride adds fore-aft braking and drive and sideways sway:
     /// 0.33-0.87 on phones at the waist, half of them over 0.5. `.infinity` turns the gate off.
     public var strideSway: Double
-    /// How long the device must be seen held still (below ``calmLevel``) for a chain whose past
-    /// the detector has not watched (its ``activityWindow`` reaches back before the first sample,
-    /// or before a reset) not to count as ongoing activity. A person who shakes to undo was looking
-    /// at the screen a moment before; a body already running or climbing when the sensor starts
-    /// is never still that long. 0 turns the rule off (an unwatched past counts as quiet).
+    /// How long the device must be seen held still (below ``calmLevel``) before a chain whose past
+    /// the detector has not watched (it began less than ``activityWindow`` after the first sample,
+    /// or after a reset) for that chain to be a shake at all. A person who shakes to undo was
+    /// looking at the screen a moment before; a body already running or climbing when the sensor
+    /// starts is never still that long. 0 turns the rule off (an unwatched past counts as quiet).
     public var stillnessSeen: Double
 
     /// The defaults for a sensitivity level.
