@@ -47,6 +47,13 @@ extension StrokeChainDetector {
         return (peak, lopsided, mean)
     }
 
+    /// Whether any of the newest `closed` strokes of the chain, or `next`, saturated the sensor.
+    func isSaturated(closed: Int, next: Stroke) -> Bool {
+        if next.saturated { return true }
+        for i in 0..<closed where chain[back: i].saturated { return true }
+        return false
+    }
+
     /// Whether the chain is the whole body moving rather than a hand shaking: it began within
     /// ``ShakeDetectorConfiguration/freeFallMemory`` of a free fall (or contains one: the
     /// flight of a jump, a drop), or it is a body ringing after it fell over.

@@ -345,10 +345,14 @@ struct StrokeChainDetector: Sendable {
         // Slower than the shake band (only from stillness): a hand that shakes at under 2 Hz
         // moves the device a few centimetres; an arm or body swinging that slowly and that hard
         // sweeps further. Sweep = peak acceleration / (2π f)², f from the mean half cycle.
+        let radiansPerSecond = Double.pi / found.halfCycle
+        let sweep = found.peak / (radiansPerSecond * radiansPerSecond)
         if found.halfCycle > configuration.halfPeriod.upperBound {
-            let radiansPerSecond = Double.pi / found.halfCycle
-            guard found.peak / (radiansPerSecond * radiansPerSecond) <= configuration.slowSweep else { return nil }
+            guard sweep <= configuration.slowSweep else { return nil }
         }
+        // A hand that shakes moves the device a centimetre or more; a jiggle, a tap or a buzz moves
+        // it millimetres. A saturated stroke was stronger than it reads, so its sweep is unknown.
+        if sweep < configuration.shortestSweep, !isSaturated(closed: closed, next: next) { return nil }
 
         let first = chain[back: closed - 1]
         guard !isBodyMotion(first: first, closed: closed) else { return nil }
