@@ -177,7 +177,9 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
         try check(gentleThreshold.isFinite && gentleThreshold > calmLevel, "gentleThreshold", "must be above calmLevel")
         try check(freshHalfPeriodLimit > 0 && freshHalfPeriodLimit <= 1, "freshHalfPeriodLimit", "must lie in (0, 1] s")
         try check(slowSweep > 0, "slowSweep", "must be above 0 m")
-        try check(shortestSweep >= 0 && shortestSweep < slowSweep, "shortestSweep", "must lie in [0, slowSweep) m (0 turns it off)")
+        try check(
+            shortestSweep >= 0 && shortestSweep < slowSweep, "shortestSweep",
+            "must lie in [0, slowSweep) m (0 turns it off)")
         try check(freshZigzag >= maximumZigzag, "freshZigzag", "must be at least maximumZigzag")
         try check((-1...1).contains(fallTurn), "fallTurn", "is a cosine, from -1 to 1")
         try check(fallLookback > 0 && fallLookback <= 1.75, "fallLookback", "must lie in (0, 1.75] s")
