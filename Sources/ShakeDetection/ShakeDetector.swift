@@ -13,7 +13,8 @@
 ///    when strokes were already going on before the chain began (walking, running), one more
 ///    reversal is needed. A chain the detector could not watch the time before (it began less
 ///    than 2 s after the detector started) is no shake unless the device was seen held still
-///    since the start: a body may have been running all along.
+///    since the start: a body may have been running all along. Nor is a chain that moves the
+///    device less than 7 mm (peak acceleration over ω²) unless it saturated the sensor: a jiggle.
 /// 5. **From stillness**: motion that begins after the device was held still (a person
 ///    looking at the screen) may be a gentle or a slow shake. For a short window its strokes
 ///    count from a lower threshold, slower rhythms count, and strokes may alternate strong and
