@@ -120,11 +120,21 @@ extension StrokeChainDetector {
         return count >= configuration.activityStrokes
     }
 
+    /// Whether a stroke began after the detector's first sample and before `start`.
+    func hasStrokes(before start: Int64) -> Bool {
+        guard let first = streamStart else { return false }
+        for i in 0..<recentStarts.count {
+            let s = recentStarts[back: i]
+            if s >= first && s < start { return true }
+        }
+        return false
+    }
+
     /// Whether a chain whose first stroke began at `start` began with its past unwatched: its
     /// ``ShakeDetectorConfiguration/activityWindow`` reaches back before the detector's first sample
     /// (it has just started, or a gap reset it), and the device was not seen held still for
     /// ``ShakeDetectorConfiguration/stillnessSeen`` since then, before the chain. Such motion may
-    /// have been going on all along (a body already running when the sensor starts): not a shake.
+    /// have been going on all along (a body already running when the sensor starts).
     func beganUnwatched(_ start: Int64) -> Bool {
         guard configuration.stillnessSeen > 0, let first = streamStart,
             start - Int64(configuration.activityWindow * 1e9) < first

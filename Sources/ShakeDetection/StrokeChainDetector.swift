@@ -317,9 +317,13 @@ struct StrokeChainDetector: Sendable {
         guard seconds(next.start - last.start) <= 2 * halfPeriod.upperBound else { return nil }
         var strokesNeeded = configuration.reversals + 1
         let firstNeeded = chain[back: min(chain.count, strokesNeeded - 1) - 1]
-        if isOngoingActivity(before: firstNeeded.start) { strokesNeeded += 1 }
-        // Begun before the detector could see what came before, and never seen still: not a shake.
-        guard !beganUnwatched(chain[back: chain.count - 1].start) else { return nil }
+        // Begun before the detector could see what came before, and never seen still: the motion may
+        // have been going on all along, so one more reversal, as in ongoing activity; and when strokes
+        // came before the chain even in what it did see, a body was already moving hard: not a shake.
+        let chainStart = chain[back: chain.count - 1].start
+        let unwatched = beganUnwatched(chainStart)
+        if unwatched, hasStrokes(before: chainStart) { return nil }
+        if unwatched || isOngoingActivity(before: firstNeeded.start) { strokesNeeded += 1 }
         if view == .principalAxis { strokesNeeded += 1 }
         var closed = strokesNeeded - 1
         guard chain.count >= closed else { return nil }
