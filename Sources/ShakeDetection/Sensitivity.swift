@@ -103,9 +103,10 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
     public var strideSway: Double
     /// How long the device must be seen held still (below ``calmLevel``) before a chain whose past
     /// the detector has not watched (it began less than ``activityWindow`` after the first sample,
-    /// or after a reset) for that chain to be a shake at all. A person who shakes to undo was
-    /// looking at the screen a moment before; a body already running or climbing when the sensor
-    /// starts is never still that long. 0 turns the rule off (an unwatched past counts as quiet).
+    /// or after a reset) for that chain to be judged as fresh. Otherwise it needs one more reversal,
+    /// and is no shake when strokes came before it since the first sample. A person who shakes to
+    /// undo was looking at the screen a moment before; a body already running or climbing when the
+    /// sensor starts is never still that long. 0 turns the rule off (an unwatched past counts as quiet).
     public var stillnessSeen: Double
 
     /// The defaults for a sensitivity level.
