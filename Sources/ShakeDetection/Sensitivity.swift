@@ -71,6 +71,11 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
     /// chain slower than ``halfPeriod``: a hand shaking slowly moves the device a few
     /// centimetres, an arm or body swinging slowly and hard sweeps further.
     public var slowSweep: Double
+    /// Shortest sweep (as ``slowSweep``: a sine's amplitude, in metres) of a chain none of whose
+    /// strokes saturated the sensor. A hand that shakes to undo moves the device a centimetre or
+    /// more (the smallest real shake measured, 1.1 cm); a jiggle, a tap or a small fast vibration
+    /// moves it millimetres. 0 turns the check off.
+    public var shortestSweep: Double
     /// Cosine between gravity ``fallLookback`` before a chain began and gravity when it would
     /// be recognized, below which the device turned over on the way. A chain that also dies
     /// away from its strongest stroke (the newest closed stroke 1.15 times weaker, or weaker
@@ -96,11 +101,12 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
     /// than 3.5 Hz read 0.26-0.45. A stride adds fore-aft braking and drive and sideways sway:
     /// 0.33-0.87 on phones at the waist, half of them over 0.5. `.infinity` turns the gate off.
     public var strideSway: Double
-    /// How long the device must be seen held still (below ``calmLevel``) for a chain whose past
-    /// the detector has not watched (its ``activityWindow`` reaches back before the first sample,
-    /// or before a reset) not to count as ongoing activity. A person who shakes to undo was looking
-    /// at the screen a moment before; a body already running or climbing when the sensor starts
-    /// is never still that long. 0 turns the rule off (an unwatched past counts as quiet).
+    /// How long the device must be seen held still (below ``calmLevel``) before a chain whose past
+    /// the detector has not watched (it began less than ``activityWindow`` after the first sample,
+    /// or after a reset) for that chain to be judged as fresh. Otherwise it needs one more reversal,
+    /// and is no shake when strokes came before it since the first sample. A person who shakes to
+    /// undo was looking at the screen a moment before; a body already running or climbing when the
+    /// sensor starts is never still that long. 0 turns the rule off (an unwatched past counts as quiet).
     public var stillnessSeen: Double
 
     /// The defaults for a sensitivity level.
@@ -136,6 +142,7 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
         freshHalfPeriodLimit = 0.30
         freshZigzag = 2.5
         slowSweep = 0.10
+        shortestSweep = 0.007
         fallTurn = 0.4
         fallLookback = 1.0
         impactCrest = 2.2
@@ -171,6 +178,9 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
         try check(gentleThreshold.isFinite && gentleThreshold > calmLevel, "gentleThreshold", "must be above calmLevel")
         try check(freshHalfPeriodLimit > 0 && freshHalfPeriodLimit <= 1, "freshHalfPeriodLimit", "must lie in (0, 1] s")
         try check(slowSweep > 0, "slowSweep", "must be above 0 m")
+        try check(
+            shortestSweep >= 0 && shortestSweep < slowSweep, "shortestSweep",
+            "must lie in [0, slowSweep) m (0 turns it off)")
         try check(freshZigzag >= maximumZigzag, "freshZigzag", "must be at least maximumZigzag")
         try check((-1...1).contains(fallTurn), "fallTurn", "is a cosine, from -1 to 1")
         try check(fallLookback > 0 && fallLookback <= 1.75, "fallLookback", "must lie in (0, 1.75] s")

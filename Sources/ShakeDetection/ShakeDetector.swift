@@ -11,9 +11,11 @@
 ///    the mean half cycle lies in the shake band, every other stroke stays on one line,
 ///    stroke strengths are alike (not gait's impact and rebound), the rhythm is even, and,
 ///    when strokes were already going on before the chain began (walking, running), one more
-///    reversal is needed. So it is when the detector has not watched the time before the chain
-///    (it has just started) and has not seen the device held still since it started: a body
-///    may have been running all along.
+///    reversal is needed. So it is for a chain the detector could not watch the time before (it
+///    began less than 2 s after the detector started) unless the device was seen held still since
+///    the start, and such a chain is none when strokes came before it: a body was already moving
+///    hard. Nor is a chain that moves the
+///    device less than 7 mm (peak acceleration over ω²) unless it saturated the sensor: a jiggle.
 /// 5. **From stillness**: motion that begins after the device was held still (a person
 ///    looking at the screen) may be a gentle or a slow shake. For a short window its strokes
 ///    count from a lower threshold, slower rhythms count, and strokes may alternate strong and

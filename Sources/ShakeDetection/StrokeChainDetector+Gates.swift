@@ -47,6 +47,13 @@ extension StrokeChainDetector {
         return (peak, lopsided, mean)
     }
 
+    /// Whether any of the newest `closed` strokes of the chain, or `next`, saturated the sensor.
+    func isSaturated(closed: Int, next: Stroke) -> Bool {
+        if next.saturated { return true }
+        for i in 0..<closed where chain[back: i].saturated { return true }
+        return false
+    }
+
     /// Whether the chain is the whole body moving rather than a hand shaking: it began within
     /// ``ShakeDetectorConfiguration/freeFallMemory`` of a free fall (or contains one: the
     /// flight of a jump, a drop), or it is a body ringing after it fell over.
@@ -110,10 +117,28 @@ extension StrokeChainDetector {
             let s = recentStarts[back: i]
             if s >= windowStart && s < start { count += 1 }
         }
-        if count >= configuration.activityStrokes { return true }
-        // The detector has not watched the whole window: unless it saw the device held still, the
-        // motion may have been going on before it started (a body already running).
-        guard let first = streamStart, windowStart < first, configuration.stillnessSeen > 0 else { return false }
+        return count >= configuration.activityStrokes
+    }
+
+    /// Whether a stroke began after the detector's first sample and before `start`.
+    func hasStrokes(before start: Int64) -> Bool {
+        guard let first = streamStart else { return false }
+        for i in 0..<recentStarts.count {
+            let s = recentStarts[back: i]
+            if s >= first && s < start { return true }
+        }
+        return false
+    }
+
+    /// Whether a chain whose first stroke began at `start` began with its past unwatched: its
+    /// ``ShakeDetectorConfiguration/activityWindow`` reaches back before the detector's first sample
+    /// (it has just started, or a gap reset it), and the device was not seen held still for
+    /// ``ShakeDetectorConfiguration/stillnessSeen`` since then, before the chain. Such motion may
+    /// have been going on all along (a body already running when the sensor starts).
+    func beganUnwatched(_ start: Int64) -> Bool {
+        guard configuration.stillnessSeen > 0, let first = streamStart,
+            start - Int64(configuration.activityWindow * 1e9) < first
+        else { return false }
         guard let seen = stillSeenAt else { return true }
         return seen > start
     }

@@ -317,7 +317,13 @@ struct StrokeChainDetector: Sendable {
         guard seconds(next.start - last.start) <= 2 * halfPeriod.upperBound else { return nil }
         var strokesNeeded = configuration.reversals + 1
         let firstNeeded = chain[back: min(chain.count, strokesNeeded - 1) - 1]
-        if isOngoingActivity(before: firstNeeded.start) { strokesNeeded += 1 }
+        // Begun before the detector could see what came before, and never seen still: the motion may
+        // have been going on all along, so one more reversal, as in ongoing activity; and when strokes
+        // came before the chain even in what it did see, a body was already moving hard: not a shake.
+        let chainStart = chain[back: chain.count - 1].start
+        let unwatched = beganUnwatched(chainStart)
+        if unwatched, hasStrokes(before: chainStart) { return nil }
+        if unwatched || isOngoingActivity(before: firstNeeded.start) { strokesNeeded += 1 }
         if view == .principalAxis { strokesNeeded += 1 }
         var closed = strokesNeeded - 1
         guard chain.count >= closed else { return nil }
@@ -343,10 +349,14 @@ struct StrokeChainDetector: Sendable {
         // Slower than the shake band (only from stillness): a hand that shakes at under 2 Hz
         // moves the device a few centimetres; an arm or body swinging that slowly and that hard
         // sweeps further. Sweep = peak acceleration / (2π f)², f from the mean half cycle.
+        let radiansPerSecond = Double.pi / found.halfCycle
+        let sweep = found.peak / (radiansPerSecond * radiansPerSecond)
         if found.halfCycle > configuration.halfPeriod.upperBound {
-            let radiansPerSecond = Double.pi / found.halfCycle
-            guard found.peak / (radiansPerSecond * radiansPerSecond) <= configuration.slowSweep else { return nil }
+            guard sweep <= configuration.slowSweep else { return nil }
         }
+        // A hand that shakes moves the device a centimetre or more; a jiggle, a tap or a buzz moves
+        // it millimetres. A saturated stroke was stronger than it reads, so its sweep is unknown.
+        if sweep < configuration.shortestSweep, !isSaturated(closed: closed, next: next) { return nil }
 
         let first = chain[back: closed - 1]
         guard !isBodyMotion(first: first, closed: closed) else { return nil }

@@ -38,18 +38,18 @@ import Traces
         #expect(other.falsePositives == 0, "\(other.falsePositives) events in clips of other motion")
     }
 
-    @Test("eight people's sessions: at least 39 of 40 shakes, none in rest or letters, at most one in swings")
+    @Test("eight people's sessions: at least 39 of 40 shakes, none in rest, letters or swings")
     func manyHands() throws {
         let score = try Self.score("many-hands")
         #expect(score.labelled == 40)
         #expect(score.hits >= 39, "\(score.hits) of \(score.labelled)")
         #expect((score.falseAlarmsByGroup[.rest] ?? 0) == 0)
         #expect((score.falseAlarmsByGroup[.midairLetters] ?? 0) == 0)
-        #expect((score.falseAlarmsByGroup[.swingsAndThrows] ?? 0) <= 1, "\(score.falseAlarmsByClass)")
+        #expect((score.falseAlarmsByGroup[.swingsAndThrows] ?? 0) == 0, "\(score.falseAlarmsByClass)")
         #expect((score.clipsByGroup[.swingsAndThrows] ?? 0) == 160)
     }
 
-    @Test("phones on the body in daily life (KU-HAR: running, jumping, stairs): at most 24 false alarms in 5.5 h")
+    @Test("phones on the body in daily life (KU-HAR: running, jumping, stairs): at most 20 false alarms in 5.5 h")
     func everydayOnTheBody() throws {
         let files = try Corpus.traceFiles([TestPaths.traces.appendingPathComponent("everyday-ku-har").path])
         try #require(files.count >= 599, "the shared corpus must be beside the checkout (../shared/traces/everyday-ku-har)")
@@ -67,6 +67,6 @@ import Traces
         #expect(unreadable.count <= 4, "\(unreadable)")
         #expect(unreadable.allSatisfy { $0.code == .timeNotIncreasing }, "\(unreadable)")
         #expect(total.labelled == 0)
-        #expect(total.falsePositives <= 24, "\(total.falsePositives) events where nothing is a shake (85 before issue 29)")
+        #expect(total.falsePositives <= 20, "\(total.falsePositives) events where nothing is a shake (85 before issue 29)")
     }
 }

@@ -3,11 +3,12 @@ import ShakeDetection
 import TestSupport
 import Testing
 
-/// The unwatched past (docs/detector.md, "Silent in daily life"): a chain whose activity window
-/// reaches back before the detector's first sample counts as ongoing activity (one more reversal)
-/// unless the device was seen held still for ``ShakeDetectorConfiguration/stillnessSeen`` first. A
-/// person who shakes to undo was looking at the screen; a body already running when the sensor
-/// starts is never still that long.
+/// The unwatched past (docs/detector.md, "Silent in daily life"): a chain that began less than the
+/// activity window (2 s) after the detector's first sample, unless the device was seen held still for
+/// ``ShakeDetectorConfiguration/stillnessSeen`` before it, needs one more reversal (the motion may have
+/// been going on all along), and is no shake at all when strokes came before it in what the detector
+/// did see (a body already moving hard). A person who shakes to undo was looking at the screen; a body
+/// already running when the sensor starts is never still that long.
 @Suite struct UnwatchedPastTests {
     /// A burst of `cycles` cycles of a 4 Hz back and forth along x (25 m/s², gravity on z: even,
     /// on a line, crest √2, so no gate of motion stops it) after `lead` s of a device held still,
@@ -40,7 +41,32 @@ import Testing
         #expect(detect(samples, with: ShakeDetector()).count == 1, "\(rate) Hz")
     }
 
-    @Test("a shake already under way when the detector starts still counts, one reversal later", arguments: [50.0, 100.0, 200.0])
+    /// One cycle of 4 Hz along x (two strokes), then `cycles` cycles along y with no pause: the x
+    /// strokes do not reverse into the y ones, so the chain begins with the first y stroke, after
+    /// strokes the detector saw. The detector starts at t = 0; 1 s still at the end.
+    static func strokesThenShake(rate: Double, cycles: Double) -> [Sample] {
+        let frequency = 4.0
+        let switchAt = 1 / frequency
+        let end = switchAt + cycles / frequency
+        return (0..<Int((end + 1) * rate)).map { i in
+            let t = Double(i) / rate
+            let x = t < switchAt ? 25 * sin(2 * Double.pi * frequency * t) : 0
+            let y = t >= switchAt && t < end ? 25 * sin(2 * Double.pi * frequency * (t - switchAt)) : 0
+            return Sample(seconds: t, x: x, y: y, z: standardGravity)
+        }
+    }
+
+    @Test("a shake after strokes the detector saw, never still, in its first 2 s is not a shake; the rule is what stops it", arguments: [50.0, 100.0, 200.0])
+    func strokesBeforeTheChain(rate: Double) {
+        // Three cycles: enough for the one more reversal of ongoing activity, so only the rule stops them.
+        let samples = Self.strokesThenShake(rate: rate, cycles: 3)
+        var open = ShakeDetectorConfiguration()
+        open.stillnessSeen = 0
+        #expect(detect(samples, with: ShakeDetector(configuration: open)).count == 1, "\(rate) Hz, rule off")
+        #expect(detect(samples, with: ShakeDetector()).isEmpty, "\(rate) Hz")
+    }
+
+    @Test("a shake already under way when the detector starts, with nothing before it, still counts, one reversal later", arguments: [50.0, 100.0, 200.0])
     func longerShakeCounts(rate: Double) {
         let samples = Self.burst(rate: rate, cycles: 3, lead: 0)
         let events = detect(samples, with: ShakeDetector())
