@@ -71,7 +71,9 @@ def main():
         device_env.update(LD_PRELOAD="%s:%s" % (os.environ["IIO_EXCLUSIVITY_SHIM"], sharing.PRELOAD),
                           IIO_EXCLUSIVITY_CLAIMS_DIRECT_MODE="1")
     # 3 m/s² in raw counts (the fixture's scale is 0.000598550 m/s² a count): twice the detector's calm level.
-    feeder = sharing.Feeder(testbed, sway=5012 if moving else 0, sway_raw=moving and "polled" in mode)
+    # Ten scans at once every 100 ms: umockdev's node wakes a reader at every write, so this is how a
+    # buffer with a watermark of ten wakes one (scan by scan, every reader would wake 100 times a second).
+    feeder = sharing.Feeder(testbed, sway=5012 if moving else 0, sway_raw=moving and "polled" in mode, burst=10)
     feeder.set((400, -200, 16384))
     feeder.start()
     processes = []
