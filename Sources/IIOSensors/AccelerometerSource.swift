@@ -61,12 +61,20 @@ public struct AccelerometerSource: SampleSource {
             loops.insert(control)
             do {
                 try ReadingThread.start(name: "shaked-iio") {
-                    var consumer = consumer
+                    // The consumer at a fixed address for the thread's life: a `var` captured by the closure
+                    // below would live in a box whose every access the runtime checks for exclusivity (a
+                    // thread-local look-up, from cold caches at each wake-up).
+                    let state = UnsafeMutablePointer<Consumer>.allocate(capacity: 1)
+                    state.initialize(to: consumer)
+                    defer {
+                        state.deinitialize(count: 1)
+                        state.deallocate()
+                    }
                     // Made once: a closure made per batch would look up the stream's generic metadata each time.
                     let report: (Consumer.Report) -> Void = { continuation.yield($0) }
                     var loop = ReadingLoop(configuration: configuration, control: control) { event in
-                        consumer.consume(event, report: report)
-                        return consumer.samplesCanWait
+                        state.pointee.consume(event, report: report)
+                        return state.pointee.samplesCanWait
                     }
                     do {
                         try loop.run()

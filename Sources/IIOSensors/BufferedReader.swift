@@ -37,9 +37,17 @@ final class BufferedReader: SampleReader {
     private let scratch: UnsafeMutableRawBufferPointer
     /// Bytes of an incomplete scan left over from the last read.
     private let carry: UnsafeMutableRawBufferPointer
-    private var carryCount = 0
-    /// Keeps sample times going forward whatever the timestamp channel says.
-    private var clock: TimestampGuard
+    /// What reads change, at a fixed address: a stored `var` of a class is checked for exclusive access
+    /// at every use (a thread-local look-up in the Swift runtime), which from cold caches cost more than
+    /// decoding a wake-up's scans.
+    private let state: UnsafeMutablePointer<ReadState>
+
+    private struct ReadState {
+        /// Bytes in ``carry``.
+        var carryCount = 0
+        /// Keeps sample times going forward whatever the timestamp channel says.
+        var clock: TimestampGuard
+    }
 
     /// Opens the device and starts its buffer.
     init(
@@ -120,7 +128,9 @@ final class BufferedReader: SampleReader {
         self.watermark = watermark
         self.decoder = decoder
         self.path = devnode
-        self.clock = TimestampGuard(period: periodNanoseconds(rate))
+        let state = UnsafeMutablePointer<ReadState>.allocate(capacity: 1)
+        state.initialize(to: ReadState(clock: TimestampGuard(period: periodNanoseconds(rate))))
+        self.state = state
         self.pollFD = buffer.pollFD
         self.carry = UnsafeMutableRawBufferPointer.allocate(byteCount: decoder.scanBytes, alignment: 8)
         self.scratch = UnsafeMutableRawBufferPointer.allocate(
@@ -144,6 +154,8 @@ final class BufferedReader: SampleReader {
         buffer = nil
         carry.deallocate()
         scratch.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     func read(into samples: inout [Sample]) throws(IIOError) -> Int {
@@ -166,24 +178,26 @@ final class BufferedReader: SampleReader {
     /// Decodes freshly read bytes, completing a partial scan from the last read first.
     private func decode(_ data: UnsafeRawBufferPointer, readTime: Int64, into samples: inout [Sample]) {
         var data = data
-        if carryCount > 0 {
-            let needed = min(decoder.scanBytes - carryCount, data.count)
-            UnsafeMutableRawBufferPointer(rebasing: carry[carryCount..<(carryCount + needed)])
+        let carried = state.pointee.carryCount
+        if carried > 0 {
+            let needed = min(decoder.scanBytes - carried, data.count)
+            UnsafeMutableRawBufferPointer(rebasing: carry[carried..<(carried + needed)])
                 .copyMemory(from: UnsafeRawBufferPointer(rebasing: data[0..<needed]))
-            carryCount += needed
+            state.pointee.carryCount = carried + needed
             data = UnsafeRawBufferPointer(rebasing: data[needed...])
-            guard carryCount == decoder.scanBytes else { return }
-            let behind = Int64(data.count / decoder.scanBytes) &* clock.period
+            guard carried + needed == decoder.scanBytes else { return }
+            let behind = Int64(data.count / decoder.scanBytes) &* state.pointee.clock.period
             _ = decoder.decode(
-                UnsafeRawBufferPointer(carry), readTime: readTime &- behind, clock: &clock, into: &samples)
-            carryCount = 0
+                UnsafeRawBufferPointer(carry), readTime: readTime &- behind, clock: &state.pointee.clock,
+                into: &samples)
+            state.pointee.carryCount = 0
         }
-        let used = decoder.decode(data, readTime: readTime, clock: &clock, into: &samples)
+        let used = decoder.decode(data, readTime: readTime, clock: &state.pointee.clock, into: &samples)
         let rest = data.count - used
         if rest > 0 {
             UnsafeMutableRawBufferPointer(rebasing: carry[0..<rest])
                 .copyMemory(from: UnsafeRawBufferPointer(rebasing: data[used...]))
-            carryCount = rest
+            state.pointee.carryCount = rest
         }
     }
 }

@@ -29,14 +29,14 @@ extension ReadingLoop {
     mutating func rotationServiceAppeared() {
         let now = monotonicNanoseconds()
         rotationServiceSeenAt = now
-        guard reader?.mode == .buffered, givesWayToRotation else { return }
+        guard readerMode == .buffered, givesWayToRotation else { return }
         chooseAgain(now: now)
     }
 
     /// A buffer of our own that went silent: when another process disabled it (iio-sensor-proxy's
     /// set-up tears down a buffer it cannot configure), the reader is chosen again at once.
     mutating func checkOwnBuffer(now: Int64) {
-        guard reader?.mode == .buffered, let info = reader?.info else { return }
+        guard readerMode == .buffered else { return }
         if now >= nextServiceCheck {
             nextServiceCheck = now &+ Self.serviceCheckPeriod
             // A rotation service that started after this buffer: iio-sensor-proxy 3.0 polls raw
@@ -49,7 +49,9 @@ extension ReadingLoop {
                 return
             }
         }
-        guard let last = lastSamplesAt, now &- last >= Self.ownBufferSilence else { return }
+        // The reader's info only here, once a second of silence: copying it (names, paths, arrays) at
+        // every wake-up cost more than the rest of this check.
+        guard let last = lastSamplesAt, now &- last >= Self.ownBufferSilence, let info = reader?.info else { return }
         lastSamplesAt = now
         guard !DeviceSharing.bufferEnabled(info) else { return }
         chooseAgain(now: now)

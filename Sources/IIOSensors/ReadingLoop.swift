@@ -29,8 +29,14 @@ struct ReadingLoop {
     private let deliver: (SourceEvent) -> Bool
 
     var reader: (any SampleReader)? {
-        didSet { readerGeneration &+= 1 }
+        didSet {
+            readerGeneration &+= 1
+            readerMode = reader?.mode
+        }
     }
+    /// The reader's mode, kept with it: asked at every wake-up, where a call through the reader's
+    /// protocol would fetch its witness table from cold caches.
+    private(set) var readerMode: ReadingMode?
     /// Counts the readers set, so that the loop's ``WaitSet`` is made anew for each one.
     private var readerGeneration = 0
     /// The device this loop has claimed in ``DeviceClaims`` (held while `reader` is open).
@@ -242,9 +248,10 @@ struct ReadingLoop {
             return
         }
         if batch.count > before {
-            lastSamplesAt = monotonicNanoseconds()
+            let now = monotonicNanoseconds()
+            lastSamplesAt = now
             silenceDeadline = nil
-            if pendingSince == nil { pendingSince = monotonicNanoseconds() }
+            if pendingSince == nil { pendingSince = now }
         }
         if batch.count >= batchSize { flush() }
     }
@@ -255,7 +262,7 @@ struct ReadingLoop {
         guard !batch.isEmpty else { return }
         let canWait = deliver(.samples(batch))
         restingUntil =
-            canWait && reader?.mode == .buffered
+            canWait && readerMode == .buffered
             ? monotonicNanoseconds() &+ Int64(Self.restingWakeups) &* wakeupPeriod : nil
         // Kept storage, unless the consumer kept the batch (forwarding it): then a new array.
         batch.removeAll(keepingCapacity: true)
@@ -330,7 +337,7 @@ struct ReadingLoop {
         if let deadline = silenceDeadline { next = min(next ?? deadline, deadline) }
         if let retry = retryAt { next = min(next ?? retry, retry) }
         if let until = restingUntil { next = min(next ?? until, until) }
-        if reader?.mode == .buffered, let last = lastSamplesAt {
+        if readerMode == .buffered, let last = lastSamplesAt {
             let check = min(last &+ Self.ownBufferSilence, nextServiceCheck)
             next = min(next ?? check, check)
         }

@@ -37,6 +37,8 @@ public struct ScanDecoder: Sendable, Hashable {
     public let scanBytes: Int
     /// Raw to m/s², and the mount matrix.
     public let converter: SampleConverter
+    /// All of the above that decoding a scan needs, in place (see ``ScanPlan``).
+    private let plan: ScanPlan
 
     /// Lays out the scan of x, y, z, optionally a timestamp channel, and any other channels enabled
     /// with them (another process's buffer may have every scan element enabled), which take room in
@@ -52,6 +54,7 @@ public struct ScanDecoder: Sendable, Hashable {
         self.offsets = Array(layout.offsets.prefix(decoded.count))
         self.scanBytes = layout.scanBytes
         self.converter = converter
+        plan = ScanPlan(axes: self.axes, timestamp: self.timestamp, offsets: self.offsets, converter: converter)
     }
 
     /// The raw x, y, z values of the scan at the start of `scan`.
@@ -82,11 +85,10 @@ public struct ScanDecoder: Sendable, Hashable {
         let count = bytes.count / scanBytes
         for i in 0..<count {
             let scan = UnsafeRawBufferPointer(rebasing: bytes[(i * scanBytes)..<((i + 1) * scanBytes)])
-            let r = raw(scan)
             let (behind, overflow) = Int64(count - 1 - i).multipliedReportingOverflow(by: clock.period)
             let fallback = overflow ? Int64.min : readTime &- behind
-            let time = clock.next(device: timestamp(scan), fallback: fallback)
-            samples.append(converter.sample(x: r.x, y: r.y, z: r.z, timestamp: time))
+            let time = clock.next(device: plan.timestamp(scan), fallback: fallback)
+            samples.append(plan.sample(scan, time: time))
         }
         return count * scanBytes
     }

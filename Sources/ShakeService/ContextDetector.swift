@@ -34,14 +34,17 @@ public final class SensitivitySignal: Sendable {
 /// A detector that follows the current context's user: it makes a fresh inner detector whenever
 /// the ``SensitivitySignal`` changes (another user's app took the context, or the user chose another
 /// level), so a per-user sensitivity applies from the next sample on. One atomic load per sample.
-public struct ContextDetector: ShakeDetecting {
+///
+/// Generic over the inner detector, which it holds in place: an existential would be a box, its
+/// uniqueness checked at every sample, and each call a look-up of its witness table.
+public struct ContextDetector<Inner: ShakeDetecting>: ShakeDetecting {
     private let signal: SensitivitySignal
-    private let make: @Sendable (Sensitivity?) -> any ShakeDetecting
+    private let make: @Sendable (Sensitivity?) -> Inner
     private var sensitivity: Sensitivity?
-    private var inner: any ShakeDetecting
+    private var inner: Inner
 
     /// Creates a detector; `make` builds one for a user's sensitivity (nil: the configured one).
-    public init(signal: SensitivitySignal, make: @escaping @Sendable (Sensitivity?) -> any ShakeDetecting) {
+    public init(signal: SensitivitySignal, make: @escaping @Sendable (Sensitivity?) -> Inner) {
         self.signal = signal
         self.make = make
         sensitivity = signal.value

@@ -1,25 +1,30 @@
 import MonotonicClock
 import ShakeDetection
 
+/// What the daemon acts on, as ``DetectingConsumer`` reports it.
+enum SensorReport: Sendable {
+    /// A shake, recognized at `time` (seconds on CLOCK_MONOTONIC).
+    case shake(ShakeEvent, time: Double)
+    /// The sensor failed or went away; the source retries it.
+    case sensorGone(reason: String)
+    /// The sensor reads (again); the text names it.
+    case sensorReturned(String)
+}
+
 /// The detector, run where the source reads: on an accelerometer's reading thread, so that a batch
 /// of samples costs the detector's few microseconds and nothing more. Only what the daemon must act
 /// on is reported to ``SensorService``: a shake, and the sensor going away or coming back.
-struct DetectingConsumer: SampleConsumer {
-    /// What the daemon acts on.
-    enum Report: Sendable {
-        /// A shake, recognized at `time` (seconds on CLOCK_MONOTONIC).
-        case shake(ShakeEvent, time: Double)
-        /// The sensor failed or went away; the source retries it.
-        case sensorGone(reason: String)
-        /// The sensor reads (again); the text names it.
-        case sensorReturned(String)
-    }
+///
+/// Generic over the detector, held in place (not in an existential's box); the daemon's own detector
+/// runs in ``ShakeDetectorConsumer``, this with the detector's type fixed.
+struct DetectingConsumer<Detector: ShakeDetecting>: SampleConsumer {
+    typealias Report = SensorReport
 
-    private var detector: any ShakeDetecting
+    private var detector: Detector
     private let samplesRead: SampleCounter
 
     /// Creates a consumer that feeds `detector` and counts samples in `samplesRead`.
-    init(detector: any ShakeDetecting, samplesRead: SampleCounter) {
+    init(detector: Detector, samplesRead: SampleCounter) {
         self.detector = detector
         self.samplesRead = samplesRead
     }
@@ -44,4 +49,24 @@ struct DetectingConsumer: SampleConsumer {
             report(.sensorReturned(name))
         }
     }
+}
+
+/// ``DetectingConsumer`` for the daemon's own detector (``ContextDetector`` around ``ShakeDetector``),
+/// as a type of its own. A source calls its consumer through ``SampleConsumer``, and the protocol's
+/// functions for a generic type run generic code, which looks its type's metadata up at each call;
+/// on a reading thread that wakes from cold caches every 100 ms that costs more than the detector.
+/// This one's functions are compiled for its detector, with nothing left to look up.
+struct ShakeDetectorConsumer: SampleConsumer {
+    typealias Report = SensorReport
+
+    private var base: DetectingConsumer<ContextDetector<ShakeDetector>>
+
+    /// Creates a consumer that feeds `detector` and counts samples in `samplesRead`.
+    init(detector: ContextDetector<ShakeDetector>, samplesRead: SampleCounter) {
+        base = DetectingConsumer(detector: detector, samplesRead: samplesRead)
+    }
+
+    var samplesCanWait: Bool { base.samplesCanWait }
+
+    mutating func consume(_ event: SourceEvent, report: (Report) -> Void) { base.consume(event, report: report) }
 }

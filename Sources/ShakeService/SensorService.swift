@@ -92,8 +92,23 @@ public struct SensorService: Service {
     /// One stream of the source, into a fresh detector that runs where the source reads (see
     /// ``DetectingConsumer``); throws what ends the stream.
     private func stream() async throws {
+        try await stream(detector: makeDetector())
+    }
+
+    /// One stream into `detector`, its type known here (the existential opened once a stream, not at
+    /// each sample), so that the consumer holds it in place; the daemon's own detector in a consumer
+    /// compiled for it (``ShakeDetectorConsumer``).
+    private func stream<Detector: ShakeDetecting>(detector: Detector) async throws {
+        if let detector = detector as? ContextDetector<ShakeDetector> {
+            try await stream(ShakeDetectorConsumer(detector: detector, samplesRead: coordinator.samplesRead))
+        } else {
+            try await stream(DetectingConsumer(detector: detector, samplesRead: coordinator.samplesRead))
+        }
+    }
+
+    private func stream<Consumer: SampleConsumer>(_ consumer: Consumer) async throws
+    where Consumer.Report == SensorReport {
         var lastReason: String?
-        let consumer = DetectingConsumer(detector: makeDetector(), samplesRead: coordinator.samplesRead)
         for try await report in source.events(consumedBy: consumer) {
             switch report {
             case .shake(let shake, let time):

@@ -1,4 +1,5 @@
 import ShakeDetection
+import TestSupport
 import Testing
 
 @testable import ShakeService
@@ -47,5 +48,46 @@ import Testing
         feed(Self.batch(20..<25))
         #expect(reports == ["back: fake", "shake at 3", "shake at 7", "gone: unplugged", "shake at 23"])
         #expect(counter.count == 15)
+    }
+}
+
+/// The daemon's own consumer (``ShakeDetectorConsumer``, a type of its own so that its code is compiled
+/// for its detector) reports and rests exactly as the generic one with the same detector.
+@Suite struct ShakeDetectorConsumerTests {
+    @Test func sameReportsAndRestsAsTheGenericConsumer() {
+        let signal = SensitivitySignal()
+        let make: @Sendable (Sensitivity?) -> ShakeDetector = { ShakeDetector(sensitivity: $0 ?? .medium) }
+        var daemons = ShakeDetectorConsumer(
+            detector: ContextDetector(signal: signal, make: make), samplesRead: SampleCounter())
+        let counted = SampleCounter()
+        var generic = DetectingConsumer(detector: ContextDetector(signal: signal, make: make), samplesRead: counted)
+        // Rest, a shake, rest: in watermarks of ten, as a buffer delivers them.
+        let samples = Motion.shake(rate: 100, frequency: 4, amplitude: 30, duration: 1.2, start: 2, total: 6)
+        var told: [String] = []
+        var toldGeneric: [String] = []
+        var rests: [Bool] = []
+        var restsGeneric: [Bool] = []
+        for start in stride(from: 0, to: samples.count, by: 10) {
+            let batch = SourceEvent.samples(Array(samples[start..<min(start + 10, samples.count)]))
+            daemons.consume(batch) { told.append(Self.describe($0)) }
+            generic.consume(batch) { toldGeneric.append(Self.describe($0)) }
+            rests.append(daemons.samplesCanWait)
+            restsGeneric.append(generic.samplesCanWait)
+        }
+        daemons.consume(.sensorGone(reason: "unplugged")) { told.append(Self.describe($0)) }
+        generic.consume(.sensorGone(reason: "unplugged")) { toldGeneric.append(Self.describe($0)) }
+        #expect(told.count(where: { $0.hasPrefix("shake") }) == 1, "the shake is recognized: \(told)")
+        #expect(told == toldGeneric)
+        #expect(rests == restsGeneric)
+        #expect(rests.first == false && rests.contains(true), "still at first, then at rest, before the shake")
+        #expect(counted.count == samples.count)
+    }
+
+    static func describe(_ report: SensorReport) -> String {
+        switch report {
+        case .shake(let shake, _): "shake at \(shake.recognized)"
+        case .sensorGone(let reason): "gone: \(reason)"
+        case .sensorReturned(let name): "back: \(name)"
+        }
     }
 }

@@ -14,7 +14,8 @@ struct BenchIIO: AsyncParsableCommand {
         commandName: "bench-iio",
         abstract: "Measure what reading the accelerometer costs: CPU, wake-ups and allocations.",
         discussion: """
-            Reads the sensor for --seconds after a one-second warm-up, as the daemon reads it (its \
+            Reads the sensor for --seconds after a one-second warm-up and --settle seconds more, as the \
+            daemon reads it (its \
             SensorService and detector, which run on the reading thread), and reports per second of \
             reading: CPU time of the whole process (getrusage) and of the reading thread alone, wake-ups \
             of the reading thread (returns from poll), context switches of the whole process, and heap \
@@ -27,6 +28,12 @@ struct BenchIIO: AsyncParsableCommand {
 
     @Option(help: "How long to measure, in seconds.")
     var seconds = 10.0
+
+    @Option(
+        help: ArgumentHelp(
+            "How long to let the process settle before measuring, in seconds: libdispatch ends the worker threads that start-up used 5 s after they go idle, a one-off that is not the cost of reading.",
+            valueName: "seconds"))
+    var settle = 6.0
 
     @Option(help: "Output format: text or json.")
     var format: OutputFormat = .text
@@ -81,11 +88,16 @@ struct BenchIIO: AsyncParsableCommand {
             throw ValidationError(
                 "the sensor delivered too few samples to measure: \(await coordinator.status().sensor)")
         }
+        // This task then sleeps blocking its thread, not in Task.sleep: a sleeping task's wake-up is a
+        // dispatch timer and a worker thread started anew (the idle ones have ended), which would fall
+        // inside the window, and the daemon reading in its steady state has neither. Settling, the idle
+        // worker threads of start-up end (5 s after their last work), as the daemon's do once.
+        sleepBlocking(settle)
         // The reading thread's CPU is read outside the process's window: reading /proc costs too.
         let threadStart = ThreadCPU.seconds(named: "shaked-iio")
         let start = Counts(statistics)
         AllocationCounter.start()
-        try await Task.sleep(for: .milliseconds(Int64((seconds * 1000).rounded())))
+        sleepBlocking(seconds)
         let allocations = AllocationCounter.stop()
         let end = Counts(statistics)
         let threadEnd = ThreadCPU.seconds(named: "shaked-iio")
@@ -115,6 +127,14 @@ struct BenchIIO: AsyncParsableCommand {
                 \(result.bytesAllocatedPerSample) B and \(result.allocationsPerSample) allocations per sample
                 """)
         }
+    }
+
+    /// Sleeps `seconds`, blocking this thread (`nanosleep`, resumed after a signal).
+    private func sleepBlocking(_ seconds: Double) {
+        let nanoseconds = Int64((max(seconds, 0) * 1e9).rounded())
+        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) == -1 && errno == EINTR { request = remaining }
     }
 
     /// A umockdev script (`r <delay ms> <bytes>` lines) of le:s16 scans with a timestamp, as the fixture declares.

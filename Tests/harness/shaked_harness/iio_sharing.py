@@ -94,12 +94,18 @@ class Feeder(threading.Thread):
 
     With `sway` (in raw counts), the buffer's scans swing along x by that much at 1.5 Hz about the
     reading: a device carried in a walking hand, moving all the time but not shaken. With `sway_raw`
-    too, the raw attributes follow the last scan of each batch, so that a poller sees the device move."""
+    too, the raw attributes follow the last scan of each batch, so that a poller sees the device move.
 
-    def __init__(self, testbed, sway=0, sway_raw=False):
+    With `burst` N, the scans are written N at once every N * 10 ms, each stamped with its own time:
+    umockdev's node wakes a reader at every write, so this is how a buffer whose watermark is N
+    wakes one (scripts/bench-iio.sh, ten a watermark). The default, one scan every 10 ms, is how a
+    data-ready trigger fills the kernel's buffer, which a reader sharing it in time sees."""
+
+    def __init__(self, testbed, sway=0, sway_raw=False, burst=1):
         super().__init__(daemon=True)
         self.sway = sway
         self.sway_raw = sway_raw
+        self.burst = max(1, int(burst))
         self.testbed = testbed
         self.fd = testbed.get_dev_fd(NODE)
         fcntl.fcntl(self.fd, fcntl.F_SETFL, fcntl.fcntl(self.fd, fcntl.F_GETFL) | os.O_NONBLOCK)
@@ -113,21 +119,25 @@ class Feeder(threading.Thread):
             self.testbed.set_attribute(SYSPATH, "in_accel_%s_raw" % axis, "%d\n" % value)
 
     def run(self):
-        # One scan every 10 ms, as a data-ready trigger fills the kernel's buffer (ten every 100 ms in one
-        # burst made a time-shared reader that woke just after each burst leave iio-sensor-proxy nothing).
+        # By default one scan every 10 ms, as a data-ready trigger fills the kernel's buffer (ten every 100 ms
+        # in one burst stamped alike made a time-shared reader that woke just after each burst leave
+        # iio-sensor-proxy nothing). A burst's scans are stamped 10 ms apart, the last now.
         n = 0
         next_scan = time.monotonic()
         while not self.stopped.is_set():
-            next_scan += 0.01
+            next_scan += 0.01 * self.burst
             delay = next_scan - time.monotonic()
             if delay > 0:
                 time.sleep(delay)
             elif delay < -0.5:  # far behind (a loaded machine): carry on from now
                 next_scan = time.monotonic()
-            n += 1
-            x, y, z = self.reading
-            x += int(self.sway * math.sin(2 * math.pi * 1.5 * n / 100))
-            chunk = self.carry + struct.pack("<hhhxxq", x, y, z, time.monotonic_ns())
+            chunk = self.carry
+            now = time.monotonic_ns()
+            for i in range(self.burst):
+                n += 1
+                x, y, z = self.reading
+                x += int(self.sway * math.sin(2 * math.pi * 1.5 * n / 100))
+                chunk += struct.pack("<hhhxxq", x, y, z, now - (self.burst - 1 - i) * 10_000_000)
             # Nobody reading: the pty fills and refuses; keep scans whole across partial writes.
             try:
                 written = os.write(self.fd, chunk)
