@@ -101,14 +101,17 @@ def main():
         else:
             command = [shakectl, "bench-iio", "--mode", "automatic" if shared else mode, "--rate", "100",
                        "--polling-rate", poll_rate, "--seconds", str(seconds), "--format", "json"]
-        bench = subprocess.Popen(command, env=device_env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        bench = subprocess.Popen(command, env=device_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                  text=True)
         # shakectl's one-second warm-up and six of settling (`--settle`), the C reader's one second: then
         # the same window for both.
         time.sleep(1.5 if mode.startswith("floor") else 7.5)
         start, started = cpu_seconds(proxy.pid), time.monotonic()
-        output = bench.communicate(timeout=seconds + 60)[0]
+        output, errors = bench.communicate(timeout=seconds + 60)
         proxy_ms = (cpu_seconds(proxy.pid) - start) * 1000 / (time.monotonic() - started)
+        if bench.returncode != 0 or not output.strip():
+            raise SystemExit("%s exited with %s and printed no result; its standard error:\n%s"
+                             % (" ".join(command), bench.returncode, errors.strip()))
         result = json.loads(output.strip().splitlines()[-1])
         result["proxyCpuMillisecondsPerSecond"] = round(proxy_ms, 3)
         result["device"] = "moving" if moving else "still"
