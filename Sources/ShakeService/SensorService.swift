@@ -13,7 +13,7 @@ import ShakeDetection
 /// retries (an ``SourceEvent/sensorGone(reason:)``, which for an accelerometer ends in
 /// `retrying in N s`) is shown as failed in `GetStatus` until it returns; a stream that ends
 /// with an error is started again after a delay that doubles from `retryDelay` to
-/// `maximumRetryDelay` (starting over once a stream has run that long), and `GetStatus` says
+/// `maximumRetryDelay` (starting over once a stream has read samples for that long), and `GetStatus` says
 /// `SOURCE: failed: ERROR; retrying in N s`. A stream that simply ends (a trace replayed to
 /// its end) is not restarted.
 public struct SensorService: Service {
@@ -66,6 +66,7 @@ public struct SensorService: Service {
         var delay = retryDelay
         while !Task.isCancelled {
             let started = ContinuousClock.now
+            let readBefore = coordinator.samplesRead.count
             do {
                 try await stream()
                 if !Task.isCancelled {
@@ -74,7 +75,11 @@ public struct SensorService: Service {
                 break
             } catch {
                 if Task.isCancelled || error is CancellationError { break }
-                if ContinuousClock.now - started >= maximumRetryDelay { delay = retryDelay }
+                // Start over only after a stream that read: one that failed before its first sample is the
+                // same failure, however long a loaded machine took to say so.
+                if coordinator.samplesRead.count != readBefore, ContinuousClock.now - started >= maximumRetryDelay {
+                    delay = retryDelay
+                }
                 let wait = Self.seconds(delay)
                 logger.error(
                     "sensor failed; retrying",
