@@ -54,7 +54,7 @@ modules() {
 extra_sources() {
     case $1 in
         sysfs-parsers)
-            for f in AttributeParsing ChannelFormat MountMatrix ScanLayout SampleConverter TimestampGuard AccelerometerInfo; do
+            for f in AttributeParsing ChannelFormat MountMatrix ScanLayout ScanPlan SampleConverter TimestampGuard AccelerometerInfo; do
                 echo "Sources/IIOSensors/$f.swift"
             done ;;
     esac
