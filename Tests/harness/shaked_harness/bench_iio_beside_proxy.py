@@ -32,6 +32,7 @@ Usage: PYTHON -m shaked_harness.bench_iio_beside_proxy SHAKECTL MODE SECONDS
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -53,6 +54,8 @@ def cpu_seconds(pid):
 
 
 def main():
+    # A bench stopped by SIGTERM (or ^C) still stops its bus, iio-sensor-proxy and monitor (`finally` below).
+    signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
     shakectl, mode, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
     directory = tempfile.mkdtemp(prefix="bench-iio-")
     moving = mode.endswith("-moving")
