@@ -27,11 +27,7 @@ import Testing
     @Test("four strokes already under way when the detector starts are not a shake; the rule is what stops them", arguments: [50.0, 100.0, 200.0])
     func motionUnderWayAtTheStart(rate: Double) {
         let samples = Self.burst(rate: rate, cycles: 2, lead: 0)
-        var open = ShakeDetectorConfiguration()
-        open.stillnessSeen = 0
-        // Without the rule the same strokes make a shake: the test would prove nothing if they did not.
-        #expect(detect(samples, with: ShakeDetector(configuration: open)).count == 1, "\(rate) Hz, rule off")
-        #expect(detect(samples, with: ShakeDetector()).isEmpty, "\(rate) Hz")
+        expectTheRuleStops(samples, turnOff: { $0.stillnessSeen = 0 }, "\(rate) Hz")
     }
 
     @Test("the same four strokes after the device was seen still for 0.3 s are a shake", arguments: [50.0, 100.0, 200.0])
@@ -60,10 +56,7 @@ import Testing
     func strokesBeforeTheChain(rate: Double) {
         // Three cycles: enough for the one more reversal of ongoing activity, so only the rule stops them.
         let samples = Self.strokesThenShake(rate: rate, cycles: 3)
-        var open = ShakeDetectorConfiguration()
-        open.stillnessSeen = 0
-        #expect(detect(samples, with: ShakeDetector(configuration: open)).count == 1, "\(rate) Hz, rule off")
-        #expect(detect(samples, with: ShakeDetector()).isEmpty, "\(rate) Hz")
+        expectTheRuleStops(samples, turnOff: { $0.stillnessSeen = 0 }, "\(rate) Hz")
     }
 
     @Test("a shake already under way when the detector starts, with nothing before it, still counts, one reversal later", arguments: [50.0, 100.0, 200.0])
