@@ -15,18 +15,20 @@ import TextSafety
 /// ``RetryBackoff`` for as long as the stream lives; a device another loop still has open is waited for.
 ///
 /// A buffered reader is read when its watermark wakes the loop, except while the consumer says its
-/// samples can wait (``SampleConsumer/samplesCanWait``: the device lies still, so no shake is under
-/// way): then the buffer is left to fill for ``restingWakeups`` watermarks and read all at once, and
-/// the loop wakes that many times less often. The consumer gets every sample either way.
+/// samples can wait (``SampleConsumer/samplesCanWait``): while the device lies still, so no shake is
+/// under way, the buffer is left to fill for ``restingWakeups`` watermarks and read all at once, and
+/// the loop wakes that many times less often; while nothing can be recognized for a while (no stroke
+/// under way), it skips the wake-ups whose samples could not change that, which delays nothing (see
+/// ``wakeups(for:)``). The consumer gets every sample either way.
 struct ReadingLoop {
     /// How many watermarks of scans a resting loop lets the kernel's buffer gather before it reads.
     static let restingWakeups = 3
 
     let configuration: AccelerometerConfiguration
     let control: LoopControl
-    /// Hands an event to the consumer, on this thread, and returns whether the next samples can wait;
+    /// Hands an event to the consumer, on this thread, and returns how long the next samples can wait;
     /// a batch is lent, and reused once it returns.
-    private let deliver: (SourceEvent) -> Bool
+    private let deliver: (SourceEvent) -> SampleWait
 
     var reader: (any SampleReader)? {
         didSet {
@@ -73,7 +75,7 @@ struct ReadingLoop {
 
     init(
         configuration: AccelerometerConfiguration, control: LoopControl,
-        deliver: @escaping (SourceEvent) -> Bool
+        deliver: @escaping (SourceEvent) -> SampleWait
     ) {
         self.configuration = configuration
         self.control = control
@@ -260,12 +262,28 @@ struct ReadingLoop {
     mutating func flush() {
         pendingSince = nil
         guard !batch.isEmpty else { return }
-        let canWait = deliver(.samples(batch))
-        restingUntil =
-            canWait && readerMode == .buffered
-            ? monotonicNanoseconds() &+ Int64(Self.restingWakeups) &* wakeupPeriod : nil
+        let wait = deliver(.samples(batch))
+        let wakeups = readerMode == .buffered ? Self.wakeups(for: wait, period: wakeupPeriod) : 1
+        restingUntil = wakeups > 1 ? monotonicNanoseconds() &+ Int64(wakeups) &* wakeupPeriod : nil
         // Kept storage, unless the consumer kept the batch (forwarding it): then a new array.
         batch.removeAll(keepingCapacity: true)
+    }
+
+    /// How many wake-up periods a buffered reader lets pass before it reads again (1: at the next
+    /// watermark, as always). Eventless samples wait for the first wake-up that could show an event: one
+    /// `horizon` after the last sample comes to light at the wake-up after it at the soonest, the
+    /// `horizon / period + 1`-th, so reading then instead of at every watermark delays nothing. A fifth of
+    /// a period is kept back for the time from the last sample to the delivery. Never more than a
+    /// resting reader waits, which the kernel's buffer has room for.
+    static func wakeups(for wait: SampleWait, period: Int64) -> Int {
+        switch wait {
+        case .no: return 1
+        case .resting: return restingWakeups
+        case .eventFree(let horizon):
+            let margin = horizon &- period / 5
+            guard margin > 0, period > 0 else { return 1 }
+            return Int(min(margin / period &+ 1, Int64(restingWakeups)))
+        }
     }
 
     /// Reports the failure with the delay before the next try, and schedules that try.

@@ -15,15 +15,27 @@ public protocol SampleConsumer: Sendable {
     /// for each thing the iterating task must see, in order.
     mutating func consume(_ event: SourceEvent, report: (Report) -> Void)
 
-    /// Whether the source may hold the next samples back for a few hundred milliseconds, as of the
-    /// last event: true while nothing the consumer decides can be urgent (a detector whose device lies
-    /// still). A buffered source then wakes a few times less often; it never drops a sample for it.
-    var samplesCanWait: Bool { get }
+    /// How long the source may hold the next samples back, as of the last event. A buffered source
+    /// then wakes less often; it never drops a sample for it.
+    var samplesCanWait: SampleWait { get }
 }
 
 extension SampleConsumer {
-    /// False: samples are delivered as soon as a batch is read.
-    public var samplesCanWait: Bool { false }
+    /// `.no`: samples are delivered as soon as a batch is read.
+    public var samplesCanWait: SampleWait { .no }
+}
+
+/// How long a source may hold a consumer's next samples back (``SampleConsumer/samplesCanWait``).
+public enum SampleWait: Sendable, Equatable {
+    /// Not at all: each batch is delivered as it is read.
+    case no
+    /// For `nanoseconds` of the samples' own time after the last one: nothing the consumer decides can
+    /// come of them, whatever they hold (a detector with no stroke under way, see
+    /// ``ShakeDetecting/quietHorizon``), so holding them back that long delays nothing.
+    case eventFree(nanoseconds: Int64)
+    /// A few hundred milliseconds: nothing is under way (a detector whose device lies still), so only
+    /// what begins now is delayed, by at most that long.
+    case resting
 }
 
 /// Passes every event on as it is: the consumer behind ``SampleSource/events()``, for tools that want

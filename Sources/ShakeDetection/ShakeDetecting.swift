@@ -12,11 +12,17 @@ public protocol ShakeDetecting: Sendable {
     /// and none can complete before the device moves again. A reader may then deliver samples less
     /// often; the events come out the same, only later. False when a detector cannot tell.
     var isAtRest: Bool { get }
+    /// How long after the last sample no shake can be recognized, whatever the samples of that time
+    /// hold (nanoseconds of the samples' own time); 0 when a detector cannot tell. A reader may
+    /// then hold those samples back that long at no cost in latency.
+    var quietHorizon: Int64 { get }
 }
 
 extension ShakeDetecting {
     /// False: a detector that does not track stillness never lets its samples wait.
     public var isAtRest: Bool { false }
+    /// 0: a detector that cannot tell lets no sample wait for it.
+    public var quietHorizon: Int64 { 0 }
 }
 
 /// The detectors this package ships, by the names the command line uses.

@@ -61,6 +61,9 @@ public struct ShakeDetector: ShakeDetecting {
     /// Whether the motion has stayed below the calm level for the calm dwell, as of the last sample.
     public var isAtRest: Bool { motion.isAtRest }
 
+    /// The shorter of the two views' (see ``StrokeChainDetector/quietHorizon``).
+    public var quietHorizon: Int64 { min(motion.quietHorizon, principalAxis.quietHorizon) }
+
     public mutating func process(_ sample: Sample) -> ShakeEvent? {
         let seen = motion.process(sample)
         let seenOnLine = principalAxis.process(sample)

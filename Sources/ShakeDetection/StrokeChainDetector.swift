@@ -239,6 +239,15 @@ struct StrokeChainDetector: Sendable {
         return seconds(last - since) >= configuration.calmDwell
     }
 
+    /// How long after the last sample no chain can be recognized (ns): with no stroke under way and
+    /// none in the chain (or while holding off, whose re-arming empties the chain), a shake needs
+    /// ``ShakeDetectorConfiguration/reversals`` half cycles between strokes that all begin after the
+    /// last sample, on average no shorter than the shortest half cycle (``shape``). Otherwise 0.
+    var quietHorizon: Int64 {
+        guard holdoff != nil || (current == nil && chain.isEmpty) else { return 0 }
+        return Int64(Double(configuration.reversals) * configuration.halfPeriod.lowerBound * 1e9)
+    }
+
     /// Whether a chain whose oldest stroke began at `start` began from stillness: within the
     /// fresh window after the device was last held still. (A stroke starts above the calm
     /// level, so the first stroke of fresh motion starts no earlier than the motion.)

@@ -66,4 +66,8 @@ public struct ContextDetector<Inner: ShakeDetecting>: ShakeDetecting {
     public mutating func reset() { inner.reset() }
 
     public var isAtRest: Bool { inner.isAtRest }
+
+    /// The inner detector's; one made anew for another sensitivity starts with no strokes, so it can
+    /// recognize nothing sooner.
+    public var quietHorizon: Int64 { inner.quietHorizon }
 }

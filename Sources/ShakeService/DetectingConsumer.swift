@@ -29,8 +29,14 @@ struct DetectingConsumer<Detector: ShakeDetecting>: SampleConsumer {
         self.samplesRead = samplesRead
     }
 
-    /// While the device lies still no shake can be under way, so the next samples can wait.
-    var samplesCanWait: Bool { detector.isAtRest }
+    /// While the device lies still no shake can be under way, so the next samples can wait a few
+    /// watermarks; while no stroke is under way none can be recognized for a while, so the samples of
+    /// that while can wait for it.
+    var samplesCanWait: SampleWait {
+        if detector.isAtRest { return .resting }
+        let horizon = detector.quietHorizon
+        return horizon > 0 ? .eventFree(nanoseconds: horizon) : .no
+    }
 
     mutating func consume(_ event: SourceEvent, report: (Report) -> Void) {
         switch event {
@@ -66,7 +72,7 @@ struct ShakeDetectorConsumer: SampleConsumer {
         base = DetectingConsumer(detector: detector, samplesRead: samplesRead)
     }
 
-    var samplesCanWait: Bool { base.samplesCanWait }
+    var samplesCanWait: SampleWait { base.samplesCanWait }
 
     mutating func consume(_ event: SourceEvent, report: (Report) -> Void) { base.consume(event, report: report) }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import IIOSensors
+@testable import IIOSensors
 import ShakeDetection
 import Testing
 
@@ -13,8 +13,8 @@ extension DeviceTests {
             var returned: Bool
         }
 
-        let patient: Bool
-        var samplesCanWait: Bool { patient }
+        let patient: SampleWait
+        var samplesCanWait: SampleWait { patient }
 
         func consume(_ event: SourceEvent, report: (Report) -> Void) {
             switch event {
@@ -28,7 +28,7 @@ extension DeviceTests {
     /// Plays the device as a kernel buffer with watermark 10 wakes a reader: ten scans every 100 ms,
     /// `batches` times, and returns how many times the reading thread read the buffer, with the
     /// sample times the consumer was given.
-    func readWhileFeeding(patient: Bool, batches: Int) async throws -> (reads: Int, timestamps: [Int64]) {
+    func readWhileFeeding(patient: SampleWait, batches: Int) async throws -> (reads: Int, timestamps: [Int64]) {
         let bed = Testbed()
         let fake = FakeAccelerometer()
         try bed.add(fake.text)
@@ -56,8 +56,8 @@ extension DeviceTests {
     @Test(.timeLimit(.minutes(1)))
     func aRestingConsumerIsReadEveryThreeWatermarksAndLosesNothing() async throws {
         let batches = 24
-        let prompt = try await readWhileFeeding(patient: false, batches: batches)
-        let resting = try await readWhileFeeding(patient: true, batches: batches)
+        let prompt = try await readWhileFeeding(patient: .no, batches: batches)
+        let resting = try await readWhileFeeding(patient: .resting, batches: batches)
         let written = rampScans(10 * batches).map(\.t)
         // Every sample, in order, either way.
         #expect(prompt.timestamps == written)
@@ -67,6 +67,37 @@ extension DeviceTests {
         #expect(prompt.reads >= batches * 2 / 3, "\(prompt.reads) reads")
         #expect(resting.reads <= batches / 2, "\(resting.reads) reads")
         #expect(resting.reads * 2 <= prompt.reads, "\(resting.reads) against \(prompt.reads) reads")
+    }
+
+    /// While nothing can be recognized for 120 ms of samples (the detector's quiet horizon with no
+    /// stroke under way), the watermark after next is the first whose samples could show an event.
+    @Test(.timeLimit(.minutes(1)))
+    func eventFreeSamplesAreReadEveryOtherWatermarkAndNothingIsLost() async throws {
+        let batches = 24
+        let prompt = try await readWhileFeeding(patient: .no, batches: batches)
+        let quiet = try await readWhileFeeding(patient: .eventFree(nanoseconds: 120_000_000), batches: batches)
+        let written = rampScans(10 * batches).map(\.t)
+        #expect(quiet.timestamps == written)
+        // About 12 reads against 24; wide bounds for a busy machine, as above.
+        #expect(quiet.reads <= batches * 2 / 3, "\(quiet.reads) reads")
+        #expect(quiet.reads * 4 <= prompt.reads * 3, "\(quiet.reads) against \(prompt.reads) reads")
+    }
+
+    @Test func howManyWakeupsEachWaitSkips() {
+        let period: Int64 = 100_000_000
+        #expect(ReadingLoop.wakeups(for: .no, period: period) == 1)
+        #expect(ReadingLoop.wakeups(for: .resting, period: period) == ReadingLoop.restingWakeups)
+        // The detector's 120 ms: the second watermark is the first that could show an event.
+        #expect(ReadingLoop.wakeups(for: .eventFree(nanoseconds: 120_000_000), period: period) == 2)
+        // Under a period and a fifth: the next watermark could show one.
+        #expect(ReadingLoop.wakeups(for: .eventFree(nanoseconds: 119_000_000), period: period) == 1)
+        #expect(ReadingLoop.wakeups(for: .eventFree(nanoseconds: 50_000_000), period: period) == 1)
+        // At 20 wake-ups a second, 120 ms is two periods and more: the third.
+        #expect(ReadingLoop.wakeups(for: .eventFree(nanoseconds: 120_000_000), period: 50_000_000) == 3)
+        // Never longer than a resting reader, nor anything from nonsense.
+        #expect(ReadingLoop.wakeups(for: .eventFree(nanoseconds: 10_000_000_000), period: period) == 3)
+        #expect(ReadingLoop.wakeups(for: .eventFree(nanoseconds: -5), period: period) == 1)
+        #expect(ReadingLoop.wakeups(for: .eventFree(nanoseconds: .max), period: period) == 3)
     }
 
     @Test func theKernelBufferHoldsEightWatermarks() async throws {

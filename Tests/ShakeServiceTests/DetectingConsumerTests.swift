@@ -65,8 +65,8 @@ import Testing
         let samples = Motion.shake(rate: 100, frequency: 4, amplitude: 30, duration: 1.2, start: 2, total: 6)
         var told: [String] = []
         var toldGeneric: [String] = []
-        var rests: [Bool] = []
-        var restsGeneric: [Bool] = []
+        var rests: [SampleWait] = []
+        var restsGeneric: [SampleWait] = []
         for start in stride(from: 0, to: samples.count, by: 10) {
             let batch = SourceEvent.samples(Array(samples[start..<min(start + 10, samples.count)]))
             daemons.consume(batch) { told.append(Self.describe($0)) }
@@ -79,7 +79,11 @@ import Testing
         #expect(told.count(where: { $0.hasPrefix("shake") }) == 1, "the shake is recognized: \(told)")
         #expect(told == toldGeneric)
         #expect(rests == restsGeneric)
-        #expect(rests.first == false && rests.contains(true), "still at first, then at rest, before the shake")
+        // Not yet at rest after the first batch, but no stroke under way; at rest before the shake;
+        // not at all while its strokes build the chain.
+        #expect(rests.first == .eventFree(nanoseconds: 120_000_000), "\(rests)")
+        #expect(rests[10..<20].contains(.resting), "\(rests)")
+        #expect(rests[20..<32].contains(.no), "\(rests)")
         #expect(counted.count == samples.count)
     }
 
