@@ -13,7 +13,9 @@
 # sample (see `shakectl bench-iio --help`), and iio-sensor-proxy's CPU ms per second over the same
 # window.
 # Then the floor: Tests/harness/iio_floor_reader.c, a C reader that only polls and reads the same
-# buffer, what any reader pays under this harness (the kernel, umockdev's preload). The time-shared
+# buffer, what any reader pays under this harness (the kernel, umockdev's preload); floor-every-2 and
+# floor-every-3 read it every second and third watermark by a timer, as shaked's reader does while its
+# detector lets the samples wait (no stroke under way; at rest). The time-shared
 # modes: iio-sensor-proxy buffered on a driver that refuses raw reads (under the kernel model), shaked
 # sharing its buffer in time, and the floor doing the same opens, reads and closes every 100 ms. The
 # polled modes read in_accel_*_raw at POLL_RATE Hz (default 60, the daemon's PollingRate): shakectl's
@@ -45,7 +47,7 @@ cc -O2 -Wall -Wextra -Werror -o "$floor" Tests/harness/iio_floor_reader.c
 # The kernel model, for the time-shared modes (iio-sensor-proxy's buffer enabled, raw reads refused).
 export IIO_EXCLUSIVITY_SHIM=$(dirname "$floor")/libiio-exclusivity.so
 cc -O2 -Wall -Wextra -Werror -shared -fPIC -o "$IIO_EXCLUSIVITY_SHIM" Tests/IIOExclusivity/iio-exclusivity.c -ldl
-for mode in ${BENCH_MODES:-buffered buffered-moving floor polled polled-moving floor-polled time-shared time-shared-moving floor-time-shared}; do
+for mode in ${BENCH_MODES:-buffered buffered-moving floor floor-every-2 floor-every-3 polled polled-moving floor-polled time-shared time-shared-moving floor-time-shared}; do
     for run in $(seq "$runs"); do
         printf '%s run %s: ' "$mode" "$run"
         "$python" -m shaked_harness.bench_iio_beside_proxy "$(case $mode in floor*) echo "$floor" ;; *) echo "$SHAKECTL" ;; esac)" \

@@ -8,11 +8,15 @@
 // With --reopen it reads as a reader sharing the node in time does: every 100 ms (a timer) it opens
 // the node, reads what is there with one read(2) and closes it.
 //
+// With --every N it reads as a reader that lets the buffer gather N watermarks does (shaked's resting
+// reader, N = 3, and its reader while nothing can be recognized, N = 2): the node open, every N × 100
+// ms (a timer) one read(2) of what is there.
+//
 // With --poll RATE SYSPATH it reads as a poller does: RATE times a second (a timer) it opens, reads
 // and closes SYSPATH/in_accel_{x,y,z}_raw and parses each value, the reads shaked's polled reader
 // makes (the same sysfs files through umockdev's preload, and the kernel model when it is loaded).
 //
-//   iio-floor-reader SECONDS [--reopen | --poll RATE SYSPATH]
+//   iio-floor-reader SECONDS [--reopen | --every N | --poll RATE SYSPATH]
 #include <fcntl.h>
 #include <string.h>
 #include <sys/timerfd.h>
@@ -38,12 +42,17 @@ static double now(void) {
 int main(int argc, char **argv) {
     double seconds = argc > 1 ? atof(argv[1]) : 0;
     if (seconds <= 0) {
-        fprintf(stderr, "usage: iio-floor-reader SECONDS [--reopen | --poll RATE SYSPATH]\n");
+        fprintf(stderr, "usage: iio-floor-reader SECONDS [--reopen | --every N | --poll RATE SYSPATH]\n");
         return 2;
     }
     int reopen = argc > 2 && strcmp(argv[2], "--reopen") == 0;
     int polling = argc > 4 && strcmp(argv[2], "--poll") == 0;
-    double rate = polling ? atof(argv[3]) : 10;
+    int every = argc > 3 && strcmp(argv[2], "--every") == 0 ? atoi(argv[3]) : 0;
+    if (argc > 2 && strcmp(argv[2], "--every") == 0 && (every < 1 || every > 8)) {
+        fprintf(stderr, "iio-floor-reader: --every N must be 1 to 8 (the kernel's buffer holds 8 watermarks)\n");
+        return 2;
+    }
+    double rate = polling ? atof(argv[3]) : every ? 10.0 / every : 10;
     if (rate <= 0 || rate > 10000) {
         fprintf(stderr, "iio-floor-reader: --poll RATE must be above 0 and at most 10000 Hz\n");
         return 2;
@@ -58,8 +67,15 @@ int main(int argc, char **argv) {
             }
         }
     }
-    int fd = -1;
-    if (reopen || polling) {
+    int fd = -1, node = -1;
+    if (every) {
+        node = open("/dev/iio:device0", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        if (node < 0) {
+            perror("iio-floor-reader: /dev/iio:device0");
+            return 1;
+        }
+    }
+    if (reopen || polling || every) {
         fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
         long period = (long)(1e9 / rate + 0.5);
         struct itimerspec spec = {{period / 1000000000, period % 1000000000}, {period / 1000000000, period % 1000000000}};
@@ -108,6 +124,11 @@ int main(int argc, char **argv) {
                     if (n > 0) bytes += n;
                     close(node);
                 }
+            } else if (every) {
+                unsigned long long ticks;
+                if (read(fd, &ticks, sizeof ticks) < 0) continue;
+                ssize_t n = read(node, buffer, sizeof buffer);
+                if (n > 0) bytes += n;
             } else {
                 ssize_t n = read(fd, buffer, sizeof buffer);
                 if (n > 0) bytes += n;
@@ -126,6 +147,7 @@ int main(int argc, char **argv) {
             snprintf(mode, sizeof mode, "%s", reopen ? "floor: open, read and close every 100 ms in C"
                                                 : "floor: poll and read in C");
             if (polling) snprintf(mode, sizeof mode, "floor: read in_accel_*_raw at %g Hz in C", rate);
+            if (every) snprintf(mode, sizeof mode, "floor: read every %d watermarks (a timer) in C", every);
             printf("{\"bytesPerSecond\": %.0f, \"cpuMillisecondsPerSecond\": %.3f, \"mode\": \"%s\", "
                    "\"samplesPerSecond\": %.1f, \"seconds\": %.3f, \"wakeupsPerSecond\": %.1f}\n",
                    bytes / elapsed, (cpu_seconds() - cpu_start) * 1000 / elapsed, mode,

@@ -16,6 +16,10 @@ while buffered, both under the kernel model (IIO_EXCLUSIVITY_SHIM, the library s
 builds): shaked then shares the buffer in time (opens, reads and closes the node ten times a second),
 and the floor reader does the same reads (`iio-floor-reader SECONDS --reopen`).
 
+MODE floor-every-N: the floor reader with the node open, reading every N watermarks by a timer
+(`iio-floor-reader SECONDS --every N`), as shaked's reader does while its detector lets the samples
+wait (N = 3 at rest, 2 while no stroke is under way).
+
 MODE polled (and floor-polled): shakectl reads in_accel_*_raw at POLL_RATE Hz (`--mode polled
 --polling-rate`, default 60, the daemon's PollingRate), and the floor reader makes the same reads at
 the same rate (`iio-floor-reader SECONDS --poll RATE SYSPATH`).
@@ -97,6 +101,8 @@ def main():
         poll_rate = os.environ.get("POLL_RATE", "60")
         if mode == "floor":  # SHAKECTL is then the floor reader (Tests/harness/iio_floor_reader.c)
             command = [shakectl, str(seconds)]
+        elif mode.startswith("floor-every-"):  # the floor reading every N watermarks, by a timer
+            command = [shakectl, str(seconds), "--every", mode.removeprefix("floor-every-")]
         elif mode == "floor-time-shared":
             command = [shakectl, str(seconds), "--reopen"]
         elif mode == "floor-polled":
