@@ -19,7 +19,10 @@ struct BenchIIO: AsyncParsableCommand {
             SensorService and detector, which run on the reading thread), and reports per second of \
             reading: CPU time of the whole process (getrusage) and of the reading thread alone, wake-ups \
             of the reading thread (returns from poll), context switches of the whole process, and heap \
-            bytes and allocations per sample (malloc interposer). \
+            bytes and allocations per sample (malloc interposer). Then, the sensor closed and the process \
+            settled again, --idle seconds of the process with nothing to read (libdispatch's once-a-second \
+            workqueue monitor, which the daemon runs with the sensor off too), and the difference: what \
+            reading adds. \
             scripts/bench-iio.sh runs it against a fake device under umockdev, buffered and polled.
             This is a benchmark, not a test.
             """,
@@ -34,6 +37,12 @@ struct BenchIIO: AsyncParsableCommand {
             "How long to let the process settle before measuring, in seconds: libdispatch ends the worker threads that start-up used 5 s after they go idle, a one-off that is not the cost of reading.",
             valueName: "seconds"))
     var settle = 6.0
+
+    @Option(
+        help: ArgumentHelp(
+            "How long to measure the process after the sensor is closed, in seconds (0: not at all): what it costs with nothing to read.",
+            valueName: "seconds"))
+    var idle = 5.0
 
     @Option(help: "Output format: text or json.")
     var format: OutputFormat = .text
@@ -52,6 +61,10 @@ struct BenchIIO: AsyncParsableCommand {
         var samplesPerSecond: Double
         var cpuMillisecondsPerSecond: Double
         var readingThreadCpuMillisecondsPerSecond: Double
+        /// The whole process, the sensor closed (nil with --idle 0).
+        var idleCpuMillisecondsPerSecond: Double?
+        /// The whole process while reading, less the same with the sensor closed.
+        var readingCpuMillisecondsPerSecond: Double?
         var wakeupsPerSecond: Double
         var contextSwitchesPerSecond: Double
         var bytesAllocatedPerSample: Double
@@ -101,16 +114,27 @@ struct BenchIIO: AsyncParsableCommand {
         let allocations = AllocationCounter.stop()
         let end = Counts(statistics)
         let threadEnd = ThreadCPU.seconds(named: "shaked-iio")
+        let status = await coordinator.status()
         reading.cancel()
         await reading.value
-        let status = await coordinator.status()
-        let elapsed = end.clock - start.clock
-        let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        // The process with nothing to read: the reading thread gone, the tasks that stopped it settled.
+        var idleMilliseconds: Double?
+        if idle > 0 {
+            sleepBlocking(settle)
+            let idleStart = Counts(statistics)
+            sleepBlocking(idle)
+            let idleEnd = Counts(statistics)
+            idleMilliseconds = (cpu(idleEnd.usage) - cpu(idleStart.usage)) * 1000 / inSeconds(idleEnd.clock - idleStart.clock)
+        }
+        let wall = inSeconds(end.clock - start.clock)
         let samples = Double(max(1, end.samples - start.samples))
+        let total = (cpu(end.usage) - cpu(start.usage)) * 1000 / wall
         let result = Result(
             mode: status.sensor, seconds: rounded(wall), samplesPerSecond: rounded(samples / wall, 1),
-            cpuMillisecondsPerSecond: rounded((cpu(end.usage) - cpu(start.usage)) * 1000 / wall, 2),
+            cpuMillisecondsPerSecond: rounded(total, 2),
             readingThreadCpuMillisecondsPerSecond: rounded((threadEnd - threadStart) * 1000 / wall, 2),
+            idleCpuMillisecondsPerSecond: idleMilliseconds.map { rounded($0, 3) },
+            readingCpuMillisecondsPerSecond: idleMilliseconds.map { rounded(total - $0, 2) },
             wakeupsPerSecond: rounded(Double(end.wakeups - start.wakeups) / wall, 1),
             contextSwitchesPerSecond: rounded(Double(switches(end.usage) - switches(start.usage)) / wall, 1),
             bytesAllocatedPerSample: rounded(Double(allocations.bytes) / samples, 1),
@@ -122,11 +146,16 @@ struct BenchIIO: AsyncParsableCommand {
                 """
                 \(result.mode)
                   samples/s \(result.samplesPerSecond), CPU \(result.cpuMillisecondsPerSecond) ms/s \
-                (reading thread \(result.readingThreadCpuMillisecondsPerSecond)), \
+                (reading thread \(result.readingThreadCpuMillisecondsPerSecond); \
+                with the sensor closed \(result.idleCpuMillisecondsPerSecond.map { "\($0)" } ?? "not measured")), \
                 wake-ups \(result.wakeupsPerSecond)/s, context switches \(result.contextSwitchesPerSecond)/s, \
                 \(result.bytesAllocatedPerSample) B and \(result.allocationsPerSample) allocations per sample
                 """)
         }
+    }
+
+    private func inSeconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Sleeps `seconds`, blocking this thread (`nanosleep`, resumed after a signal).
