@@ -7,11 +7,12 @@
 # monitor-sensor, as on a phone; then `shakectl bench-iio` (buffered: the buffer; polled:
 # in_accel_*_raw at POLL_RATE), which reads as the daemon does (its SensorService and detector). The
 # device lies still, as a phone held to read does, except in buffered-moving, where it sways as in a
-# walking hand (so the buffer is read at every watermark instead of every third). Prints,
-# per run, one JSON line: CPU ms per second of the process and of the reading thread alone,
-# reading-thread wake-ups per second, context switches per second, heap bytes and allocations per
-# sample (see `shakectl bench-iio --help`), and iio-sensor-proxy's CPU ms per second over the same
-# window.
+# walking hand (so the buffer is read every other watermark, while no stroke is under way, instead of
+# every third). Prints, per run, one JSON line: CPU ms per second of the process and of the reading
+# thread alone, reading-thread wake-ups per second, context switches per second, heap bytes and
+# allocations per sample (see `shakectl bench-iio --help`), the process's CPU with the sensor closed
+# afterwards and what reading adds (the difference), and iio-sensor-proxy's CPU ms per second over the
+# same window.
 # Then the floor: Tests/harness/iio_floor_reader.c, a C reader that only polls and reads the same
 # buffer, what any reader pays under this harness (the kernel, umockdev's preload); floor-every-2 and
 # floor-every-3 read it every second and third watermark by a timer, as shaked's reader does while its
