@@ -26,7 +26,7 @@ the same rate (`iio-floor-reader SECONDS --poll RATE SYSPATH`).
 
 The device lies still unless MODE ends in "-moving" (buffered-moving, polled-moving): then its scans
 sway by 3 m/s² at 1.5 Hz, as in a walking hand, so the detector never finds it at rest and a buffered
-reader is read at every watermark (docs/sensors.md); in polled-moving its raw attributes follow, ten
+reader is read every other watermark, no stroke being under way (docs/sensors.md); in polled-moving its raw attributes follow, ten
 times a second (only there, as writing them slows the feeder's batches a little).
 
 Usage: PYTHON -m shaked_harness.bench_iio_beside_proxy SHAKECTL MODE SECONDS
