@@ -19,7 +19,7 @@ import TextSafety
 /// under way, the buffer is left to fill for ``restingWakeups`` watermarks and read all at once, and
 /// the loop wakes that many times less often; while nothing can be recognized for a while (no stroke
 /// under way), it skips the wake-ups whose samples could not change that, which delays nothing (see
-/// ``wakeups(for:)``). The consumer gets every sample either way.
+/// ``wakeups(for:period:)``). The consumer gets every sample either way.
 struct ReadingLoop {
     /// How many watermarks of scans a resting loop lets the kernel's buffer gather before it reads.
     static let restingWakeups = 3
@@ -280,9 +280,8 @@ struct ReadingLoop {
         case .no: return 1
         case .resting: return restingWakeups
         case .eventFree(let horizon):
-            let margin = horizon &- period / 5
-            guard margin > 0, period > 0 else { return 1 }
-            return Int(min(margin / period &+ 1, Int64(restingWakeups)))
+            guard period > 0, horizon > period / 5 else { return 1 }
+            return Int(min((horizon - period / 5) / period + 1, Int64(restingWakeups)))
         }
     }
 

@@ -98,6 +98,8 @@ extension DeviceTests {
         #expect(ReadingLoop.wakeups(for: .eventFree(nanoseconds: 10_000_000_000), period: period) == 3)
         #expect(ReadingLoop.wakeups(for: .eventFree(nanoseconds: -5), period: period) == 1)
         #expect(ReadingLoop.wakeups(for: .eventFree(nanoseconds: .max), period: period) == 3)
+        #expect(ReadingLoop.wakeups(for: .eventFree(nanoseconds: .min), period: period) == 1)
+        #expect(ReadingLoop.wakeups(for: .eventFree(nanoseconds: 120_000_000), period: 0) == 1)
     }
 
     @Test func theKernelBufferHoldsEightWatermarks() async throws {
