@@ -1,6 +1,7 @@
 import ArgumentParser
 import IIOSensors
 import Logging
+import MonotonicClock
 import ShakeDetection
 import ShakeService
 
@@ -124,9 +125,9 @@ struct BenchIIO: AsyncParsableCommand {
             let idleStart = Counts(statistics)
             sleepBlocking(idle)
             let idleEnd = Counts(statistics)
-            idleMilliseconds = (cpu(idleEnd.usage) - cpu(idleStart.usage)) * 1000 / inSeconds(idleEnd.clock - idleStart.clock)
+            idleMilliseconds = (cpu(idleEnd.usage) - cpu(idleStart.usage)) * 1000 / (idleEnd.clock - idleStart.clock).inSeconds
         }
-        let wall = inSeconds(end.clock - start.clock)
+        let wall = (end.clock - start.clock).inSeconds
         let samples = Double(max(1, end.samples - start.samples))
         let total = (cpu(end.usage) - cpu(start.usage)) * 1000 / wall
         let result = Result(
@@ -152,10 +153,6 @@ struct BenchIIO: AsyncParsableCommand {
                 \(result.bytesAllocatedPerSample) B and \(result.allocationsPerSample) allocations per sample
                 """)
         }
-    }
-
-    private func inSeconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Sleeps `seconds`, blocking this thread (`nanosleep`, resumed after a signal).
