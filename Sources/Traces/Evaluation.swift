@@ -14,6 +14,9 @@ public struct Score: Sendable, Hashable {
     /// Seconds from each hit interval's start to the recognition (negative for a hit before the
     /// start, which only a trace with an events file allows).
     public var latencies: [Double] = []
+    /// Seconds from each hit interval's end to the recognition, in the order of ``latencies``: how
+    /// long after the shake stopped its answer came (negative for one that came before the labelled end).
+    public var latenciesFromEnd: [Double] = []
     /// Traces scored with an events file: the fields below count only in them.
     public var tracesWithEvents = 0
     /// Detections that hit nothing and fell in no clip: not false positives, since what the
@@ -52,6 +55,10 @@ public struct Score: Sendable, Hashable {
     public var medianLatency: Double? { percentile(latencies, 50) }
     /// The 95th-percentile latency in seconds, nil without hits.
     public var p95Latency: Double? { percentile(latencies, 95) }
+    /// The median latency from the labelled end in seconds, nil without hits.
+    public var medianLatencyFromEnd: Double? { percentile(latenciesFromEnd, 50) }
+    /// The 95th-percentile latency from the labelled end in seconds, nil without hits.
+    public var p95LatencyFromEnd: Double? { percentile(latenciesFromEnd, 95) }
 
     /// Adds another score (a later trace) to this one.
     public static func += (lhs: inout Score, rhs: Score) {
@@ -60,6 +67,7 @@ public struct Score: Sendable, Hashable {
         lhs.falsePositives += rhs.falsePositives
         lhs.unlabelledSeconds += rhs.unlabelledSeconds
         lhs.latencies += rhs.latencies
+        lhs.latenciesFromEnd += rhs.latenciesFromEnd
         lhs.tracesWithEvents += rhs.tracesWithEvents
         lhs.betweenClips += rhs.betweenClips
         lhs.betweenClipsSeconds += rhs.betweenClipsSeconds
@@ -67,11 +75,15 @@ public struct Score: Sendable, Hashable {
         lhs.clipsByClass.merge(rhs.clipsByClass, uniquingKeysWith: +)
     }
 
+    /// How long after a labelled end a detection still hits it, in seconds: the answer to a shake
+    /// comes when the hand stops (labels end about 0.1 s after the motion).
+    public static let grace = 1.0
+
     /// Scores detections (recognition times, in seconds) against labels. A detection is a hit
     /// when it falls in [start, end + `grace`] of an interval that has no hit yet; every other
     /// detection is a false positive.
     public static func match(
-        detections: [Double], labels: [LabelledInterval], duration: Double, grace: Double = 0.5
+        detections: [Double], labels: [LabelledInterval], duration: Double, grace: Double = Score.grace
     ) -> Score {
         var score = Score()
         score.labelled = labels.count
@@ -84,6 +96,7 @@ public struct Score: Sendable, Hashable {
                 used[i] = true
                 score.hits += 1
                 score.latencies.append(time - labels[i].start)
+                score.latenciesFromEnd.append(time - labels[i].end)
             } else {
                 score.falsePositives += 1
             }

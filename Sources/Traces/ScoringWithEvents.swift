@@ -11,7 +11,7 @@ extension Score {
     /// - Otherwise it is between clips: counted apart (``betweenClips``), not a false positive.
     public static func match(
         detections: [Double], labels: [LabelledInterval], clips: [GestureClip], duration: Double,
-        lead: Double = 1, grace: Double = 0.5
+        lead: Double = 1, grace: Double = Score.grace
     ) -> Score {
         var score = Score()
         score.labelled = labels.count
@@ -27,6 +27,7 @@ extension Score {
                 used[i] = true
                 score.hits += 1
                 score.latencies.append(time - labels[i].start)
+                score.latenciesFromEnd.append(time - labels[i].end)
             } else if let gesture = gesture(at: time, clips: clips, labels: labels, lead: lead, grace: grace) {
                 score.falsePositives += 1
                 score.falseAlarmsByClass[gesture, default: 0] += 1

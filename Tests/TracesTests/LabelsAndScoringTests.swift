@@ -62,10 +62,10 @@ import Traces
     static let intervals = [LabelledInterval(start: 10, end: 11), LabelledInterval(start: 20, end: 21.5)]
 
     @Test(
-        "hits fall in [start, end + 0.5 s]; one hit per interval; the rest are false positives",
+        "hits fall in [start, end + 1 s]; one hit per interval; the rest are false positives",
         arguments: [
             ([10.4, 20.2], 2, 0),  // one each
-            ([9.99, 11.5, 22.1], 1, 2),  // just before (FP), at the grace edge (hit), past the grace (FP)
+            ([9.99, 12.0, 22.6], 1, 2),  // just before (FP), at the grace edge (hit), past the grace (FP)
             ([10.2, 10.6], 1, 1),  // a second detection for the same interval is a false positive
             ([], 0, 0),
             ([5, 15, 30], 0, 3),
@@ -76,6 +76,7 @@ import Traces
         #expect(score.falsePositives == falsePositives)
         #expect(score.labelled == 2)
         #expect(score.latencies.count == hits)
+        #expect(score.latenciesFromEnd.count == hits)
         #expect(abs(score.unlabelledSeconds - 97.5) < 1e-9)
     }
 
@@ -89,6 +90,9 @@ import Traces
         #expect(abs(total.f1 - 2.0 / 3) < 1e-9)
         #expect(abs(total.falsePositivesPerHour - 1.0 / ((97.5 + 3501) / 3600)) < 1e-9)
         #expect(abs(total.medianLatency! - 0.3) < 1e-9)
+        // From the labelled ends (11 and 21.5): -0.6 and -1.3.
+        #expect(abs(total.medianLatencyFromEnd! + 0.95) < 1e-9)
+        #expect(abs(total.p95LatencyFromEnd! + 0.635) < 1e-9)
         #expect(percentile([1, 2, 3, 4, 5], 50) == 3)
         #expect(percentile([1, 2], 95)! > 1.9)
         #expect(percentile([], 50) == nil)

@@ -9,16 +9,17 @@ struct Evaluate: AsyncParsableCommand {
         discussion: """
             Each trace NAME.csv needs its NAME.labels (one "start end" line per shake, in seconds; \
             an empty file means no shake). A detection is a hit when its recognition time falls in \
-            [start, end + 0.5 s] of a labelled interval; each interval counts at most one hit, and \
-            every other detection is a false positive. Reports recall, precision, F1, false positives \
-            per hour of unlabelled time, and recognition latency from interval start (median, p95), \
-            per trace and in total. Progress goes to standard error.
+            [start, end + 1 s] of a labelled interval (the answer comes when the hand stops); each \
+            interval counts at most one hit, and every other detection is a false positive. Reports \
+            recall, precision, F1, false positives per hour of unlabelled time, and the latency of the \
+            hits (median, p95) from the interval's start (lat50, lat95) and from its end (end50, \
+            end95), per trace and in total. Progress goes to standard error.
 
             Where a trace has a NAME.events file (one "start end CLASS" line per saved clip, shakes \
             included; CLASS is the rest of the line, e.g. "10.846 12.276 Backhand Tennis"), its Shake \
             clips must be the labelled intervals, and scoring follows the clips: a hit may come up to \
-            1 s before a labelled start ([start - 1 s, end + 0.5 s]; its latency is then negative); a \
-            detection in a clip of another class, or within 0.5 s after it, is a false positive of \
+            1 s before a labelled start ([start - 1 s, end + 1 s]; its latency is then negative); a \
+            detection in a clip of another class, or within 1 s after it, is a false positive of \
             that class; a detection in no clip is reported apart, in the "between" column, and is not \
             a false positive, since what the person did between clips is not known. FP/h then counts \
             only the time in clips that are not shakes. After the totals, a table gives the false \

@@ -25,6 +25,8 @@ struct EvaluationTable {
         var unlabelledHours: Double
         var latencyMedian: Double?
         var latencyP95: Double?
+        var latencyFromEndMedian: Double?
+        var latencyFromEndP95: Double?
         // Only where an events file was read (nil keys are left out of the JSON).
         var tracesWithEvents: Int?
         var betweenClips: Int?
@@ -35,13 +37,13 @@ struct EvaluationTable {
         var clipsByClass: [String: Int]?
     }
 
-    private var width: Int { events ? 122 : 112 }
+    private var width: Int { events ? 136 : 126 }
 
     func printHeader() {
         guard format == .text else { return }
         print(
             pad("trace", 44, left: true) + pad("detector", 10, left: true) + " hits/lab   FP"
-                + (events ? " between  recall  prec.    F1    FP/h" : "  recall  prec.    F1  FP/h") + "  lat50  lat95")
+                + (events ? " between  recall  prec.    F1    FP/h" : "  recall  prec.    F1  FP/h") + "  lat50  lat95  end50  end95")
     }
 
     func printTrace(_ name: String, scores: [(kind: DetectorKind, score: Score)]) {
@@ -86,7 +88,7 @@ struct EvaluationTable {
         print(
             "False positives by gesture\(title.map { " (\($0))" } ?? ""), in the \(first.tracesWithEvents) "
                 + (first.tracesWithEvents == 1 ? "trace" : "traces") + " with an events file "
-                + "(in a clip, or 0.5 s after it):")
+                + "(in a clip, or \(decimal(Score.grace, 1)) s after it):")
         print(pad("gesture", 28, left: true) + pad("clips", 7) + cells(totals.map(\.kind.rawValue)))
         for group in GestureGroup.allCases
         where clips[group, default: 0] > 0 || alarms.contains(where: { $0[group, default: 0] > 0 }) {
@@ -109,7 +111,9 @@ struct EvaluationTable {
                 precision: rounded(score.precision), f1: rounded(score.f1),
                 falsePositivesPerHour: rounded(score.falsePositivesPerHour, 2),
                 unlabelledHours: rounded(score.unlabelledSeconds / 3600, 4),
-                latencyMedian: score.medianLatency.map { rounded($0) }, latencyP95: score.p95Latency.map { rounded($0) }
+                latencyMedian: score.medianLatency.map { rounded($0) }, latencyP95: score.p95Latency.map { rounded($0) },
+                latencyFromEndMedian: score.medianLatencyFromEnd.map { rounded($0) },
+                latencyFromEndP95: score.p95LatencyFromEnd.map { rounded($0) }
             )
             if score.tracesWithEvents > 0 {
                 row.tracesWithEvents = score.tracesWithEvents
@@ -129,7 +133,8 @@ struct EvaluationTable {
                     + pad("\(score.hits)/\(score.labelled)", 9) + pad("\(score.falsePositives)", 5) + between
                     + pad(decimal(score.recall, 3), 8) + pad(decimal(score.precision, 3), 7)
                     + pad(decimal(score.f1, 3), 6) + pad(decimal(score.falsePositivesPerHour, 1), events ? 8 : 6)
-                    + pad(latency(score.medianLatency), 7) + pad(latency(score.p95Latency), 7))
+                    + pad(latency(score.medianLatency), 7) + pad(latency(score.p95Latency), 7)
+                    + pad(latency(score.medianLatencyFromEnd), 7) + pad(latency(score.p95LatencyFromEnd), 7))
         }
     }
 
