@@ -12,6 +12,7 @@ struct MotionMoments: Sendable {
     static let zero = MotionMoments()
 
     /// Adds `dt` seconds of the acceleration `a`.
+    @inline(__always)
     mutating func add(_ a: Vector3, over dt: Double) {
         let ax = a.x * dt
         let ay = a.y * dt

@@ -5,7 +5,8 @@
 /// of its own frame (the device turns, and gravity's share moves between its axes), so strokes
 /// do not line up end to end, yet the motion still goes back and forth along one line on the
 /// whole. Projected onto this line, it does. O(1) per sample, no allocation, no libm: the
-/// eigenvector is followed by two steps of power iteration from the last one.
+/// eigenvector is followed by one step of power iteration a sample from the last one (the window moves
+/// little in a sample, and a second step changed no event on any set).
 struct PrincipalAxis: Sendable {
     /// The covariance's six distinct entries, in (m/s²)².
     private var xx = 0.0, yy = 0.0, zz = 0.0, xy = 0.0, xz = 0.0, yz = 0.0
@@ -21,7 +22,7 @@ struct PrincipalAxis: Sendable {
         xz += weight * (v.x * v.z - xz)
         yz += weight * (v.y * v.z - yz)
         var e = axis
-        for _ in 0..<2 {
+        for _ in 0..<1 {
             let n = Vector3(
                 x: xx * e.x + xy * e.y + xz * e.z, y: xy * e.x + yy * e.y + yz * e.z, z: xz * e.x + yz * e.y + zz * e.z)
             let length = n.length

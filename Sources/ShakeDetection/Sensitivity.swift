@@ -34,10 +34,6 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
     public var maximumRhythmRatio: Double
     /// Time constant of the gravity estimate.
     public var gravityTimeConstant: Double
-    /// After an event, the motion must stay below the stroke threshold this long to re-arm.
-    public var settleTime: Double
-    /// After an event, re-arm at the latest after this long, even in continuous motion.
-    public var maximumHoldoff: Double
     /// A gap between samples longer than this resets the detector.
     public var gapReset: Double
     /// Window before a chain in which earlier strokes mean ongoing activity such as gait.
@@ -101,13 +97,21 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
     /// than 3.5 Hz read 0.26-0.45. A stride adds fore-aft braking and drive and sideways sway:
     /// 0.33-0.87 on phones at the waist, half of them over 0.5. `.infinity` turns the gate off.
     public var strideSway: Double
-    /// How long the device must be seen held still (below ``calmLevel``) before a chain whose past
-    /// the detector has not watched (it began less than ``activityWindow`` after the first sample,
-    /// or after a reset) for that chain to be judged as fresh. Otherwise it needs one more reversal,
-    /// and is no shake when strokes came before it since the first sample. A person who shakes to
-    /// undo was looking at the screen a moment before; a body already running or climbing when the
-    /// sensor starts is never still that long. 0 turns the rule off (an unwatched past counts as quiet).
-    public var stillnessSeen: Double
+    /// The share of a shake's size (the mean strength of its strokes) below which the motion is no
+    /// stroke of that shake: once it stays below for ``endCycles`` half cycles, the hand has stopped.
+    public var endLevel: Double
+    /// How many of a shake's own half cycles the motion must stay below ``endLevel`` for the shake to
+    /// have ended: 2 is a whole cycle of its rhythm with no stroke of its size.
+    public var endCycles: Double
+    /// The shortest time, in seconds, the motion must stay below ``endLevel`` for a shake to have ended,
+    /// however fast its rhythm.
+    public var endQuietMinimum: Double
+    /// How long, in seconds, a shake may go on after its strokes last looked like a shake before it is
+    /// dropped: motion that keeps going at its size without looking like a shake is a body's.
+    public var candidateLife: Double
+    /// How long, in half cycles of its rhythm, a shake must go on after it began (a stroke of its size
+    /// that late): one that stops at once is a knock or a heel strike ringing, not a hand's shake.
+    public var sustainCycles: Double
 
     /// The defaults for a sensitivity level.
     public init(sensitivity: Sensitivity = .medium) {
@@ -123,8 +127,6 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
         lopsidedZigzag = 1.5
         maximumRhythmRatio = 2.5
         gravityTimeConstant = 0.5
-        settleTime = 0.5
-        maximumHoldoff = 2.0
         gapReset = 0.5
         activityWindow = 2.0
         activityStrokes = 4
@@ -148,7 +150,11 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
         impactCrest = 2.2
         strideRate = 3.5
         strideSway = 0.5
-        stillnessSeen = 0.2
+        endLevel = 0.5
+        endCycles = 2
+        endQuietMinimum = 0.1
+        candidateLife = 2
+        sustainCycles = 1
     }
 
     /// Checks every value and names the first one out of range.
@@ -164,8 +170,6 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
         try check(maximumZigzag >= lopsidedZigzag, "maximumZigzag", "must be at least lopsidedZigzag")
         try check(maximumRhythmRatio >= 1, "maximumRhythmRatio", "must be at least 1")
         try check(gravityTimeConstant > 0 && gravityTimeConstant <= 10, "gravityTimeConstant", "must lie in (0, 10] s")
-        try check(settleTime >= 0 && settleTime <= 10, "settleTime", "must lie in [0, 10] s")
-        try check(maximumHoldoff >= settleTime, "maximumHoldoff", "must be at least settleTime")
         try check(gapReset > 0, "gapReset", "must be above 0 s")
         try check(activityWindow >= 0, "activityWindow", "must be at least 0 s")
         try check(activityStrokes >= 1, "activityStrokes", "must be at least 1")
@@ -187,9 +191,12 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
         try check(impactCrest >= 2.0.squareRoot(), "impactCrest", "must be at least √2 (a sine's crest factor); .infinity turns it off")
         try check(strideRate >= 0 && strideRate <= 12, "strideRate", "must lie in [0, 12] Hz (0 turns the stride gate off)")
         try check(strideSway >= 0, "strideSway", "must be at least 0; .infinity turns the stride gate off")
+        try check(endLevel > 0 && endLevel < 1, "endLevel", "must lie in (0, 1): a share of the shake's strokes")
+        try check(endCycles > 0 && endCycles <= 10, "endCycles", "must lie in (0, 10] half cycles")
         try check(
-            stillnessSeen >= 0 && stillnessSeen <= calmDwell, "stillnessSeen",
-            "must lie in [0, calmDwell] s (0 turns the rule off)")
+            endQuietMinimum >= 0 && endQuietMinimum <= 2, "endQuietMinimum", "must lie in [0, 2] s")
+        try check(candidateLife > 0 && candidateLife <= 30, "candidateLife", "must lie in (0, 30] s")
+        try check(sustainCycles >= 0 && sustainCycles <= 10, "sustainCycles", "must lie in [0, 10] half cycles")
     }
 }
 

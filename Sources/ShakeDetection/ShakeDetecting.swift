@@ -1,10 +1,14 @@
-/// A streaming shake detector: samples go in one at a time, events come out.
+/// A streaming shake detector: samples go in one at a time, the phases of shakes come out.
 ///
 /// Implementations are value types with no clock and no I/O, so the same samples always give
 /// the same events. Timestamps must not go backwards; a detector treats a long gap as a fresh
 /// start.
 public protocol ShakeDetecting: Sendable {
-    /// Feeds one sample and returns an event when this sample completes a shake.
+    /// Feeds one sample and returns what it changed: a shake began, ended (the event to act on) or was
+    /// dropped; nil when nothing changed. A detector that answers at once reports only `ended`.
+    mutating func advance(_ sample: Sample) -> ShakePhase?
+    /// Feeds one sample and returns the shake it ended, if any: the event to act on. A requirement (with a
+    /// default in terms of ``advance(_:)``), so that each detector's is compiled for it.
     mutating func process(_ sample: Sample) -> ShakeEvent?
     /// Forgets everything seen so far, as if newly created.
     mutating func reset()
@@ -19,6 +23,12 @@ public protocol ShakeDetecting: Sendable {
 }
 
 extension ShakeDetecting {
+    /// ``advance(_:)``'s ended shake.
+    public mutating func process(_ sample: Sample) -> ShakeEvent? {
+        if case .ended(let event)? = advance(sample) { return event }
+        return nil
+    }
+
     /// False: a detector that does not track stillness never lets its samples wait.
     public var isAtRest: Bool { false }
     /// 0: a detector that cannot tell lets no sample wait for it.

@@ -1,8 +1,12 @@
 /// shaked's shake detector: a streaming, allocation-free value type.
 ///
-/// How it decides, in order:
+/// A shake has two phases, as on iOS: it **begins** when the strokes look like a shake, and it
+/// **ends** when the hand stops. Only the end is acted on: a body that runs, climbs or jumps keeps
+/// going, a hand that shakes to undo stops, and then the person looks at the screen.
+///
+/// How a shake begins, in order:
 /// 1. **Gravity** is estimated with a time-aware exponential low-pass filter and subtracted,
-///    so no orientation is assumed.
+///    so no orientation is assumed (``DeviceMotion``, shared by both views below).
 /// 2. **Strokes**: runs of samples whose dynamic acceleration exceeds the stroke threshold
 ///    while pointing the same way. Each stroke keeps its peak vector and start time.
 /// 3. **Reversals**: consecutive strokes pointing opposite ways (cosine below -0.5) and
@@ -14,8 +18,8 @@
 ///    reversal is needed. So it is for a chain the detector could not watch the time before (it
 ///    began less than 2 s after the detector started) unless the device was seen held still since
 ///    the start, and such a chain is none when strokes came before it: a body was already moving
-///    hard. Nor is a chain that moves the
-///    device less than 7 mm (peak acceleration over ω²) unless it saturated the sensor: a jiggle.
+///    hard. Nor is a chain that moves the device less than 7 mm (peak acceleration over ω²) unless it
+///    saturated the sensor: a jiggle.
 /// 5. **From stillness**: motion that begins after the device was held still (a person
 ///    looking at the screen) may be a gentle or a slow shake. For a short window its strokes
 ///    count from a lower threshold, slower rhythms count, and strokes may alternate strong and
@@ -31,21 +35,33 @@
 ///    that line as well, with one more reversal needed. A device that tumbles or swings in an
 ///    arc while it is shaken turns its own frame stroke by stroke, so its strokes do not meet
 ///    end to end in three dimensions, yet go back and forth along one line on the whole.
-/// 8. **Hold-off**: after an event nothing fires until the motion settles (or a maximum
-///    hold-off passes), so a shake gives one event, whichever view saw it first.
+///
+/// How it ends (``ShakeEnding``): the rhythm stops. Once no stroke of the shake's size
+/// (``ShakeDetectorConfiguration/endLevel`` of its strokes' mean strength) has come for
+/// ``ShakeDetectorConfiguration/endCycles`` half cycles of its own rhythm, the shake has ended. Each
+/// stroke that still looks like a shake keeps it going, so continuous shaking ends once, when it stops.
+/// When the motion goes on at the shake's size without looking like a shake for
+/// ``ShakeDetectorConfiguration/candidateLife``, the shake is dropped: a body that keeps going. After
+/// an end, the strokes seen so far start nothing new.
 ///
 /// Each sample costs O(1) work and no allocation; the detector has no clock and no I/O.
 public struct ShakeDetector: ShakeDetecting {
     /// The settings in force.
     public let configuration: ShakeDetectorConfiguration
-    private var motion: StrokeChainDetector
-    private var principalAxis: StrokeChainDetector
+    private var device: DeviceMotion
+    private var motion: StrokeChain
+    private var principalAxis: StrokeChain
+    /// The shake that began and has not ended, if any.
+    private var shake: ShakeEnding?
+    private let ending: ShakeEnding.Settings
 
     /// Creates a detector with the given settings.
     public init(configuration: ShakeDetectorConfiguration = .init()) {
         self.configuration = configuration
-        motion = StrokeChainDetector(configuration: configuration, view: .motion)
-        principalAxis = StrokeChainDetector(configuration: configuration, view: .principalAxis)
+        ending = ShakeEnding.Settings(configuration)
+        device = DeviceMotion(configuration: configuration)
+        motion = StrokeChain(configuration: configuration, view: .motion)
+        principalAxis = StrokeChain(configuration: configuration, view: .principalAxis)
     }
 
     /// Creates a detector at a named sensitivity.
@@ -54,22 +70,63 @@ public struct ShakeDetector: ShakeDetecting {
     }
 
     public mutating func reset() {
+        device.reset()
         motion.reset()
         principalAxis.reset()
+        shake = nil
     }
 
     /// Whether the motion has stayed below the calm level for the calm dwell, as of the last sample.
-    public var isAtRest: Bool { motion.isAtRest }
+    public var isAtRest: Bool { device.isAtRest && shake == nil }
 
-    /// The shorter of the two views' (see ``StrokeChainDetector/quietHorizon``).
-    public var quietHorizon: Int64 { min(motion.quietHorizon, principalAxis.quietHorizon) }
+    /// How long after the last sample no shake can begin or end, whatever the samples hold (ns): 0
+    /// while a shake is under way (it may end at any sample), or a stroke or a chain is (it may become
+    /// one). Otherwise a shake needs ``ShakeDetectorConfiguration/reversals`` half cycles between strokes
+    /// that all begin after the last sample, each no shorter than the shortest half cycle on average.
+    public var quietHorizon: Int64 {
+        guard shake == nil, motion.isIdle, principalAxis.isIdle else { return 0 }
+        return Int64(Double(configuration.reversals) * configuration.halfPeriod.lowerBound * 1e9)
+    }
 
-    public mutating func process(_ sample: Sample) -> ShakeEvent? {
-        let seen = motion.process(sample)
-        let seenOnLine = principalAxis.process(sample)
-        guard let event = seen ?? seenOnLine else { return nil }
-        motion.holdOff(firedAt: event.recognized)
-        principalAxis.holdOff(firedAt: event.recognized)
-        return event
+    public mutating func advance(_ sample: Sample) -> ShakePhase? {
+        guard sample.x.isFinite, sample.y.isFinite, sample.z.isFinite else { return nil }
+        var interrupted: ShakePhase?
+        if device.isBreak(at: sample.timestamp) {
+            // Time went backwards or the stream stalled: start over from this sample.
+            if let shake { interrupted = .dropped(shake.event, .interrupted, at: sample.timestamp) }
+            reset()
+        }
+        guard let step = device.advance(sample) else { return interrupted }
+        var match = motion.advance(step)
+        if let seen = match, device.isBodyMotion(seen) { match = nil }
+        if let seenOnLine = principalAxis.advance(step), match == nil, !device.isBodyMotion(seenOnLine) {
+            match = seenOnLine
+        }
+        guard var ongoing = shake else {
+            guard let match else { return interrupted }
+            shake = ShakeEnding(match, settings: ending)
+            device.keepsFresh = match.fromStillness
+            return .began(match.event)
+        }
+        if let match { ongoing.goesOn(match, settings: ending) }
+        switch ongoing.advance(step, settings: ending) {
+        case .goingOn:
+            shake = ongoing
+            return nil
+        case .ended(let event):
+            shake = nil
+            device.keepsFresh = false
+            motion.clear()
+            principalAxis.clear()
+            return .ended(event)
+        case .keptGoing:
+            shake = nil
+            device.keepsFresh = false
+            return .dropped(ongoing.event, .keptGoing, at: step.t)
+        case .tooShort:
+            shake = nil
+            device.keepsFresh = false
+            return .dropped(ongoing.event, .tooShort, at: step.t)
+        }
     }
 }

@@ -1,7 +1,7 @@
 /// The checks on a chain's shape and the gates on whole-body motion, at recognition: kept apart
 /// from the per-sample tracking in `StrokeChainDetector.swift`. Each runs only when a chain would
 /// be recognized and reads the state the detector keeps; none changes it.
-extension StrokeChainDetector {
+extension StrokeChain {
     /// Checks the shape of the newest `closed` strokes of a chain followed by `next`: the mean
     /// half cycle within `halfPeriod`, an even rhythm, every other stroke on one line, and
     /// neighbouring strengths within `zigzag` of each other. Returns the strongest stroke and
@@ -54,33 +54,15 @@ extension StrokeChainDetector {
         return false
     }
 
-    /// Whether the chain is the whole body moving rather than a hand shaking: it began within
-    /// ``ShakeDetectorConfiguration/freeFallMemory`` of a free fall (or contains one: the
-    /// flight of a jump, a drop), or it is a body ringing after it fell over.
-    func isBodyMotion(first: Stroke, closed: Int) -> Bool {
-        if let fell = lastFreeFall, fell >= first.start - Int64(configuration.freeFallMemory * 1e9) { return true }
-        return isLandingAfterTurningOver(first: first, closed: closed)
-    }
-
-    /// Whether the chain is a body ringing on what it landed on after toppling over: its newest
-    /// closed stroke is weaker than its strongest earlier one (one blow, then a free vibration
-    /// dying away; a hand that shakes keeps feeding the motion), and gravity now lies more than
-    /// ``ShakeDetectorConfiguration/fallTurn`` away from where it was
-    /// ``ShakeDetectorConfiguration/fallLookback`` before the chain began (the body went from
-    /// upright to lying on its side or back). Without that much history, no.
-    func isLandingAfterTurningOver(first: Stroke, closed: Int) -> Bool {
-        // A strongest stroke that saturated the sensor was stronger than it reads; one that did
-        // not must stand clear of the newest (1.15 times), as a damped vibration's swings do.
+    /// Whether the chain dies away: its newest closed stroke is weaker than its strongest earlier one
+    /// (one blow, then a free vibration ringing down; a hand that shakes keeps feeding the motion). A
+    /// strongest stroke that saturated the sensor was stronger than it reads; one that did not must stand
+    /// clear of the newest (1.15 times), as a damped vibration's swings do. For ``DeviceMotion/isBodyMotion(_:)``.
+    func diesAway(closed: Int) -> Bool {
         var strongest = chain[back: 1]
         for i in 2..<closed where chain[back: i].strength > strongest.strength { strongest = chain[back: i] }
         let margin = strongest.saturated ? 1 : 1.15
-        guard chain[back: 0].strength * margin <= strongest.strength else { return false }
-        let then = first.start - Int64(configuration.fallLookback * 1e9)
-        guard then <= lastOrientationAt, let gravity else { return false }
-        // Entries are Self.orientationStep apart, the newest taken at lastOrientationAt.
-        let back = Int((lastOrientationAt - then + Self.orientationStep - 1) / Self.orientationStep)
-        guard back < orientations.count else { return false }
-        return orientations[back: back].cosine(gravity) < configuration.fallTurn
+        return chain[back: 0].strength * margin <= strongest.strength
     }
 
     /// Whether a chain in ongoing motion is a train of impacts (foot strikes, landings) rather than
@@ -118,28 +100,5 @@ extension StrokeChainDetector {
             if s >= windowStart && s < start { count += 1 }
         }
         return count >= configuration.activityStrokes
-    }
-
-    /// Whether a stroke began after the detector's first sample and before `start`.
-    func hasStrokes(before start: Int64) -> Bool {
-        guard let first = streamStart else { return false }
-        for i in 0..<recentStarts.count {
-            let s = recentStarts[back: i]
-            if s >= first && s < start { return true }
-        }
-        return false
-    }
-
-    /// Whether a chain whose first stroke began at `start` began with its past unwatched: its
-    /// ``ShakeDetectorConfiguration/activityWindow`` reaches back before the detector's first sample
-    /// (it has just started, or a gap reset it), and the device was not seen held still for
-    /// ``ShakeDetectorConfiguration/stillnessSeen`` since then, before the chain. Such motion may
-    /// have been going on all along (a body already running when the sensor starts).
-    func beganUnwatched(_ start: Int64) -> Bool {
-        guard configuration.stillnessSeen > 0, let first = streamStart,
-            start - Int64(configuration.activityWindow * 1e9) < first
-        else { return false }
-        guard let seen = stillSeenAt else { return true }
-        return seen > start
     }
 }

@@ -1,6 +1,7 @@
-/// One chain of strokes over one view of the motion: the work of ``ShakeDetector``, which runs
-/// two of these (see there for how they decide). Internal; its state is the detector's.
-struct StrokeChainDetector: Sendable {
+/// One chain of strokes over one view of the motion: the part of ``ShakeDetector`` that finds where
+/// a shake begins. The detector runs two of these over the same ``DeviceMotion`` (see there for how
+/// they decide). Internal; its state is the detector's.
+struct StrokeChain: Sendable {
     /// One stroke of the motion.
     struct Stroke: Sendable {
         var start: Int64
@@ -8,7 +9,7 @@ struct StrokeChainDetector: Sendable {
         var strength: Double
         /// Whether the sensor saturated during the stroke, so its strength is only a lower bound.
         var saturated = false
-        /// ``StrokeChainDetector/moments`` when the stroke began, so a chain's moments are one subtraction.
+        /// ``StrokeChain/moments`` when the stroke began, so a chain's moments are one subtraction.
         var momentsAtStart = MotionMoments.zero
 
         static let none = Stroke(start: 0, peak: .zero, strength: 0)
@@ -25,52 +26,43 @@ struct StrokeChainDetector: Sendable {
         case principalAxis
     }
 
+    /// A chain that looks like a shake: where a shake begins.
+    struct Match: Sendable {
+        /// The shake as recognized so far.
+        var event: ShakeEvent
+        /// The chain's mean half cycle, in seconds: its rhythm.
+        var halfCycle: Double
+        /// The mean strength of the chain's strokes, in m/s²: its size.
+        var strokeSize: Double
+        /// Whether the chain began from stillness (and was judged by the relaxed rules for that).
+        var fromStillness: Bool
+        /// When the first stroke judged began, in nanoseconds.
+        var firstStroke: Int64
+        /// Whether the chain dies away from its strongest stroke (``StrokeChain/diesAway(closed:)``).
+        var diesAway: Bool
+    }
+
     /// The settings in force.
     let configuration: ShakeDetectorConfiguration
     let view: View
     /// Time constant of the principal axis's window: about the length of a short shake.
     private static let principalAxisTimeConstant = 1.0
     private var principal = PrincipalAxis()
+    /// Whether `principal` has taken in motion since it was last cleared.
+    private var principalInUse = false
 
-    private(set) var gravity: Vector3?
-    /// The last time step between samples, in seconds, and the gravity filter's coefficient for it.
-    private var lastStep = (dt: 0.0, alpha: 0.0)
-    private var lastTimestamp: Int64?
-    /// Since when the motion has been below ``ShakeDetectorConfiguration/calmLevel``, while it is.
-    private var quietSince: Int64?
-    /// When the motion last began after the device had been held still.
-    private var freshSince: Int64?
     /// Whether the stroke in progress, when it began, was too weak to complete a shake or not
     /// yet opposite the last stroke, so recognition is tried again as it grows.
     private var retryAsStrokeGrows = false
-    /// The previous sample, for spotting a saturated sensor (the same large value twice).
-    private var lastRaw = Vector3.zero
     /// The stroke in progress, if the motion is above threshold now.
     private var current: Stroke?
     /// The closed strokes of the current chain of reversals, newest last.
     private(set) var chain = Ring<8, Stroke>(filler: .none)
     /// Start times of recent strokes, for telling ongoing activity from a fresh shake.
     private(set) var recentStarts = Ring<16, Int64>(filler: 0)
-    /// Set after an event: when it fired, and since when the motion has been quiet.
-    private var holdoff: (fired: Int64, quietSince: Int64?)?
-    /// Since when the total acceleration has been below the free-fall level, while it is.
-    private var fallingSince: Int64?
-    /// The latest sample of a free fall that lasted long enough to count.
-    private(set) var lastFreeFall: Int64?
-    /// The gravity estimate every ``Self.orientationStep`` nanoseconds, newest last, and when
-    /// the newest was taken: two seconds of how the device was held.
-    private(set) var orientations = Ring<8, Vector3>(filler: .zero)
-    private(set) var lastOrientationAt: Int64 = 0
     /// The second moments of the motion integrated over time since the last reset: a chain's are the
     /// difference between now and its first stroke (its mean square, and how much lies off its line).
     private var moments = MotionMoments.zero
-    /// Nanoseconds between entries of `orientations`.
-    static let orientationStep: Int64 = 250_000_000
-    /// The first sample since the detector began or was reset: before it, the past is unknown.
-    private(set) var streamStart: Int64?
-    /// When the device was first seen held still for ``ShakeDetectorConfiguration/stillnessSeen``
-    /// since ``streamStart``.
-    private(set) var stillSeenAt: Int64?
 
     init(configuration: ShakeDetectorConfiguration, view: View) {
         self.configuration = configuration
@@ -78,91 +70,68 @@ struct StrokeChainDetector: Sendable {
     }
 
     mutating func reset() {
-        gravity = nil
-        principal = PrincipalAxis()
-        lastTimestamp = nil
-        quietSince = nil
-        freshSince = nil
-        streamStart = nil
-        stillSeenAt = nil
-        retryAsStrokeGrows = false
-        current = nil
-        chain.removeAll()
-        recentStarts.removeAll()
-        holdoff = nil
-        fallingSince = nil
-        lastFreeFall = nil
-        orientations.removeAll()
-        lastOrientationAt = 0
-        moments = .zero
+        self = StrokeChain(configuration: configuration, view: view)
     }
 
-    mutating func process(_ sample: Sample) -> ShakeEvent? {
-        let t = sample.timestamp
-        let raw = Vector3(sample)
-        guard raw.x.isFinite, raw.y.isFinite, raw.z.isFinite else { return nil }
-        if let last = lastTimestamp, t <= last || seconds(t - last) > configuration.gapReset {
-            // Time went backwards or the stream stalled: start over from this sample.
-            reset()
-        }
-        defer {
-            lastTimestamp = t
-            lastRaw = raw
-        }
-        guard let previous = lastTimestamp, let g = gravity else {
-            streamStart = t
-            gravity = raw
-            orientations.append(raw)
-            lastOrientationAt = t
-            return nil
-        }
-        // Backward-Euler low-pass coefficient: exact enough for dt much below the time constant,
-        // and needs no libm.
-        let dt = seconds(t - previous)
-        // A division is the dearest step of a sample; at a steady rate dt repeats, and so does alpha.
-        if dt != lastStep.dt { lastStep = (dt, dt / (configuration.gravityTimeConstant + dt)) }
-        let alpha = lastStep.alpha
-        let newGravity = g + alpha * (raw - g)
-        gravity = newGravity
-        if t - lastOrientationAt >= Self.orientationStep {
-            orientations.append(newGravity)
-            lastOrientationAt = t
-        }
-        var dynamic = raw - newGravity
-        let fresh = noteStillness(squared: dynamic.dot(dynamic), at: t)
-        let threshold = fresh ? configuration.gentleThreshold : configuration.strokeThreshold
-        if view == .principalAxis {
-            // The axis of the motion since it began from stillness; nothing else is seen here.
-            if fresh {
-                principal.update(dynamic, weight: dt / (Self.principalAxisTimeConstant + dt))
-                dynamic = principal.project(dynamic)
-            } else {
-                principal = PrincipalAxis()
-                dynamic = .zero
-            }
-        }
-        let strength = dynamic.length
-        if view == .motion {
-            moments.add(dynamic, over: dt)
-        } else {
-            // On a line there is nothing off it: the squared strength (the trace) is all the gates use.
-            moments.xx += strength * strength * dt
-        }
-        noteFreeFall(raw, at: t)
-        let saturated = strength >= threshold / 2 && isSaturated(raw)
+    /// Forgets the chain and the stroke in progress: after a shake ended, its strokes start nothing new.
+    mutating func clear() {
+        chain.removeAll()
+        current = nil
+        retryAsStrokeGrows = false
+    }
 
-        if var hold = holdoff {
-            if strength < threshold {
-                let since = hold.quietSince ?? t
-                hold.quietSince = since
-                if seconds(t - since) >= configuration.settleTime { rearm() } else { holdoff = hold }
-            } else {
-                hold.quietSince = nil
-                holdoff = hold
+    /// Whether no stroke is under way and none is in the chain: a shake needs all its strokes from now.
+    var isIdle: Bool { current == nil && chain.isEmpty }
+
+    /// Takes in one sample of the device's motion and returns the chain when this sample makes it look like
+    /// a shake. Whether it is the whole body moving is the device's to say (``DeviceMotion/isBodyMotion(_:)``).
+    @inline(__always)
+    mutating func advance(_ step: DeviceMotion.Step) -> Match? {
+        // Most samples are not fresh from stillness: then the line's view has nothing to do, and no call.
+        if view == .principalAxis, !step.fresh, !principalInUse, isIdle { return nil }
+        return follow(step)
+    }
+
+    /// ``advance(_:)``'s work.
+    private mutating func follow(_ step: DeviceMotion.Step) -> Match? {
+        let t = step.t
+        var dynamic = step.dynamic
+        let threshold = step.fresh ? configuration.gentleThreshold : configuration.strokeThreshold
+        let squared: Double
+        switch view {
+        case .motion:
+            squared = step.squared
+            moments.add(dynamic, over: step.dt)
+        case .principalAxis:
+            // The axis of the motion since it began from stillness; nothing else is seen here.
+            guard step.fresh else {
+                if principalInUse {
+                    principal = PrincipalAxis()
+                    principalInUse = false
+                }
+                // Nothing to see: a stroke in progress ends, and an idle chain has nothing to do.
+                if isIdle { return nil }
+                dynamic = .zero
+                squared = 0
+                break
             }
-            if let hold = holdoff, seconds(t - hold.fired) >= configuration.maximumHoldoff { rearm() }
+            principal.update(dynamic, weight: step.dt / (Self.principalAxisTimeConstant + step.dt))
+            principalInUse = true
+            dynamic = principal.project(dynamic)
+            squared = dynamic.dot(dynamic)
+            // On a line there is nothing off it: the squared strength (the trace) is all the gates use.
+            moments.xx += squared * step.dt
+        }
+        // Below half the threshold nothing grows or turns back: a stroke in progress ends. Most samples
+        // are here, and need no square root.
+        let half = threshold / 2
+        guard squared >= half * half else {
+            if current != nil { closeCurrent() }
+            dropStaleChain(at: t)
             return nil
         }
+        let strength = squared.squareRoot()
+        let saturated = step.isSaturated
 
         // The motion swings back past half the threshold: a reversal may complete a shake now.
         if let stroke = current, strength >= threshold / 2, strength < threshold,
@@ -170,8 +139,7 @@ struct StrokeChainDetector: Sendable {
         {
             closeCurrent()
             let candidate = Stroke(start: t, peak: dynamic, strength: strength, saturated: saturated)
-            if let event = recognize(next: candidate, at: t) { return event }
-            return nil
+            return recognize(next: candidate, at: t, step: step)
         }
 
         if strength >= threshold {
@@ -183,7 +151,7 @@ struct StrokeChainDetector: Sendable {
                     }
                     stroke.saturated = stroke.saturated || saturated
                     current = stroke
-                    if retryAsStrokeGrows, let event = recognize(next: stroke, at: t) { return event }
+                    if retryAsStrokeGrows, let match = recognize(next: stroke, at: t, step: step) { return match }
                 }
             } else {
                 if current != nil { closeCurrent() }
@@ -192,92 +160,25 @@ struct StrokeChainDetector: Sendable {
                 current = stroke
                 retryAsStrokeGrows = false
                 recentStarts.append(t)
-                if let event = recognize(next: stroke, at: t) { return event }
+                if let match = recognize(next: stroke, at: t, step: step) { return match }
             }
-        } else if strength < threshold / 2, current != nil {
-            closeCurrent()
         }
+        dropStaleChain(at: t)
+        return nil
+    }
+
+    /// Forgets a chain whose last stroke is too long ago for another to continue it, while none is under way.
+    @inline(__always)
+    private mutating func dropStaleChain(at t: Int64) {
         if current == nil, let last = chain.last, seconds(t - last.start) > 2 * configuration.halfPeriod.upperBound {
             chain.removeAll()
         }
-        return nil
     }
 
     // MARK: - Strokes and chains
 
     /// Seconds from nanoseconds, by a multiplication: a division costs several times as much.
     func seconds(_ nanoseconds: Int64) -> Double { Double(nanoseconds) * 1e-9 }
-
-    /// Whether the sensor is at its limit: an axis reads the same large value (over 1.5 g) as
-    /// in the sample before, which a moving device only does when the converter is pinned.
-    private func isSaturated(_ raw: Vector3) -> Bool {
-        let level = 1.5 * 9.80665  // 1.5 g; a literal, since a global needs a lazy-initialisation check each call
-        return (raw.x == lastRaw.x && abs(raw.x) > level) || (raw.y == lastRaw.y && abs(raw.y) > level)
-            || (raw.z == lastRaw.z && abs(raw.z) > level)
-    }
-
-    /// Tracks whether the device was held still before the motion now going on (from the squared
-    /// strength of the motion, which spares a square root), and returns whether that motion is
-    /// still fresh from stillness.
-    private mutating func noteStillness(squared strength: Double, at t: Int64) -> Bool {
-        if strength >= configuration.calmLevel * configuration.calmLevel {
-            if let since = quietSince, seconds(t - since) >= configuration.calmDwell { freshSince = t }
-            quietSince = nil
-        } else if let since = quietSince {
-            if stillSeenAt == nil, seconds(t - since) >= configuration.stillnessSeen { stillSeenAt = t }
-        } else {
-            quietSince = t
-        }
-        guard let fresh = freshSince else { return false }
-        return seconds(t - fresh) <= configuration.freshWindow
-    }
-
-    /// Whether the motion has stayed below the calm level for at least the calm dwell, as of the
-    /// last sample. A stroke that could start a shake is above the calm level, so none is under way.
-    var isAtRest: Bool {
-        guard let since = quietSince, let last = lastTimestamp else { return false }
-        return seconds(last - since) >= configuration.calmDwell
-    }
-
-    /// How long after the last sample no chain can be recognized (ns): with no stroke under way and
-    /// none in the chain (or while holding off, whose re-arming empties the chain), a shake needs
-    /// ``ShakeDetectorConfiguration/reversals`` half cycles between strokes that all begin after the
-    /// last sample, on average no shorter than the shortest half cycle (``shape``). Otherwise 0.
-    var quietHorizon: Int64 {
-        guard holdoff != nil || (current == nil && chain.isEmpty) else { return 0 }
-        return Int64(Double(configuration.reversals) * configuration.halfPeriod.lowerBound * 1e9)
-    }
-
-    /// Whether a chain whose oldest stroke began at `start` began from stillness: within the
-    /// fresh window after the device was last held still. (A stroke starts above the calm
-    /// level, so the first stroke of fresh motion starts no earlier than the motion.)
-    private func beganFromStillness(_ start: Int64) -> Bool {
-        guard let fresh = freshSince else { return false }
-        return start >= fresh && seconds(start - fresh) <= configuration.freshWindow
-    }
-
-    /// Tracks free fall: the total acceleration near 0 g for at least the dwell time.
-    private mutating func noteFreeFall(_ raw: Vector3, at t: Int64) {
-        let level = configuration.freeFallLevel
-        guard raw.dot(raw) < level * level else {
-            fallingSince = nil
-            return
-        }
-        let since = fallingSince ?? t
-        fallingSince = since
-        if seconds(t - since) >= configuration.freeFallDwell { lastFreeFall = t }
-    }
-
-    /// Holds off as after an event of its own, when the other view of the motion fired at `t`.
-    mutating func holdOff(firedAt t: Int64) {
-        if holdoff == nil { holdoff = (fired: t, quietSince: nil) }
-    }
-
-    private mutating func rearm() {
-        holdoff = nil
-        chain.removeAll()
-        current = nil
-    }
 
     /// Whether `next` reverses `previous` soon enough to continue a chain.
     private func reverses(_ previous: Stroke, _ next: Stroke) -> Bool {
@@ -307,9 +208,9 @@ struct StrokeChainDetector: Sendable {
     }
 
     /// Decides whether the chain plus the stroke `next`, just begun, is a shake.
-    private mutating func recognize(next: Stroke, at t: Int64) -> ShakeEvent? {
+    private mutating func recognize(next: Stroke, at t: Int64, step: DeviceMotion.Step) -> Match? {
         guard let last = chain.last else { return nil }
-        let fromStillness = beganFromStillness(chain[back: chain.count - 1].start)
+        let fromStillness = step.beganFromStillness(chain[back: chain.count - 1].start)
         let turn = last.peak.cosine(next.peak)
         guard turn < -0.5 else {
             // A curved or elliptical stroke begins at right angles to the last one and turns to
@@ -326,13 +227,7 @@ struct StrokeChainDetector: Sendable {
         guard seconds(next.start - last.start) <= 2 * halfPeriod.upperBound else { return nil }
         var strokesNeeded = configuration.reversals + 1
         let firstNeeded = chain[back: min(chain.count, strokesNeeded - 1) - 1]
-        // Begun before the detector could see what came before, and never seen still: the motion may
-        // have been going on all along, so one more reversal, as in ongoing activity; and when strokes
-        // came before the chain even in what it did see, a body was already moving hard: not a shake.
-        let chainStart = chain[back: chain.count - 1].start
-        let unwatched = beganUnwatched(chainStart)
-        if unwatched, hasStrokes(before: chainStart) { return nil }
-        if unwatched || isOngoingActivity(before: firstNeeded.start) { strokesNeeded += 1 }
+        if isOngoingActivity(before: firstNeeded.start) { strokesNeeded += 1 }
         if view == .principalAxis { strokesNeeded += 1 }
         var closed = strokesNeeded - 1
         guard chain.count >= closed else { return nil }
@@ -368,7 +263,6 @@ struct StrokeChainDetector: Sendable {
         if sweep < configuration.shortestSweep, !isSaturated(closed: closed, next: next) { return nil }
 
         let first = chain[back: closed - 1]
-        guard !isBodyMotion(first: first, closed: closed) else { return nil }
         let line = Self.line(chain: chain, count: closed, first: first)
         if !fromStillness {
             let stretch = moments - first.momentsAtStart
@@ -378,9 +272,13 @@ struct StrokeChainDetector: Sendable {
         let (axis, direction) = Self.dominantAxis(line: line, first: first)
         var onset = first.start
         for i in closed..<chain.count { onset = chain[back: i].start }
-        holdoff = (fired: t, quietSince: nil)
-        return ShakeEvent(
+        var size = next.strength
+        for i in 0..<closed { size += chain[back: i].strength }
+        let event = ShakeEvent(
             onset: onset, recognized: t, peak: found.peak, reversals: chain.count, axis: axis, direction: direction)
+        return Match(
+            event: event, halfCycle: found.halfCycle, strokeSize: size / Double(closed + 1), fromStillness: fromStillness,
+            firstStroke: first.start, diesAway: diesAway(closed: closed))
     }
 
     /// The line the strokes lie along: their peaks summed, each turned the way of the first.

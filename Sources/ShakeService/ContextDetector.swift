@@ -54,13 +54,13 @@ public struct ContextDetector<Inner: ShakeDetecting>: ShakeDetecting {
     /// The sensitivity the inner detector was made for.
     public var currentSensitivity: Sensitivity? { sensitivity }
 
-    public mutating func process(_ sample: Sample) -> ShakeEvent? {
+    public mutating func advance(_ sample: Sample) -> ShakePhase? {
         let wanted = signal.value
         if wanted != sensitivity {
             sensitivity = wanted
             inner = make(wanted)
         }
-        return inner.process(sample)
+        return inner.advance(sample)
     }
 
     public mutating func reset() { inner.reset() }

@@ -26,10 +26,6 @@ extension ShakedSettings {
         public var maximumRhythmRatio: Double?
         /// Overrides ``ShakeDetectorConfiguration/gravityTimeConstant`` (`GravityTimeConstant`, s).
         public var gravityTimeConstant: Double?
-        /// Overrides ``ShakeDetectorConfiguration/settleTime`` (`SettleTime`, s).
-        public var settleTime: Double?
-        /// Overrides ``ShakeDetectorConfiguration/maximumHoldoff`` (`MaximumHoldoff`, s).
-        public var maximumHoldoff: Double?
         /// Overrides ``ShakeDetectorConfiguration/gapReset`` (`GapReset`, s).
         public var gapReset: Double?
         /// Overrides ``ShakeDetectorConfiguration/activityWindow`` (`ActivityWindow`, s).
@@ -62,8 +58,8 @@ extension ShakedSettings {
         /// blame first) and a message that names the value and the allowed range.
         ///
         /// Each override is first checked alone against the sensitivity's defaults, so that one bad value
-        /// does not hide another; then, if all pass, the whole configuration, for rules that tie two
-        /// tunables together (the hold-off may not be shorter than the settle time).
+        /// does not hide another; then, if all pass, the whole configuration, for any rule that ties two
+        /// tunables together.
         func problems() -> [(keys: [String], message: String)] {
             var found: [(keys: [String], message: String)] = []
             let preset = ShakeDetectorConfiguration(sensitivity: sensitivity).halfPeriod
@@ -94,17 +90,7 @@ extension ShakedSettings {
             do throws(ConfigurationError) {
                 try whole.validate()
             } catch {
-                if error.key == "maximumHoldoff" {
-                    found.append(
-                        (
-                            ["MaximumHoldoff", "SettleTime"],
-                            "MaximumHoldoff (\(formatNumber(whole.maximumHoldoff)) s) must be at least "
-                                + "SettleTime (\(formatNumber(whole.settleTime)) s); raise MaximumHoldoff "
-                                + "or lower SettleTime"
-                        ))
-                } else {
-                    found.append(([Self.settingNames(error.key)], Self.settingNames(error.message)))
-                }
+                found.append(([Self.settingNames(error.key)], Self.settingNames(error.message)))
             }
             return found
         }
@@ -154,15 +140,20 @@ extension ShakedSettings {
                 field(\.maximumZigzag, "maximumZigzag", target: \.maximumZigzag),
                 field(\.maximumRhythmRatio, "maximumRhythmRatio", target: \.maximumRhythmRatio),
                 field(\.gravityTimeConstant, "gravityTimeConstant", target: \.gravityTimeConstant),
-                field(\.settleTime, "settleTime", target: \.settleTime),
-                field(\.maximumHoldoff, "maximumHoldoff", target: \.maximumHoldoff),
                 field(\.gapReset, "gapReset", target: \.gapReset),
                 field(\.activityWindow, "activityWindow", target: \.activityWindow),
                 field(\.activityStrokes, "activityStrokes", target: \.activityStrokes),
             ]
         }
 
-        /// `settleTime` → `SettleTime`, the name in the file, for every camel-case word in a text.
+        /// Keys of `[Detector]` that earlier versions had, and why they are gone: a file that still sets
+        /// one is told so by name (an error, as for any key shaked does not know).
+        static let retiredKeys: [String: String] = [
+            "SettleTime": "a shake is answered when the hand stops, and nothing holds off after it",
+            "MaximumHoldoff": "a shake is answered when the hand stops, and nothing holds off after it",
+        ]
+
+        /// `strokeThreshold` → `StrokeThreshold`, the name in the file, for every camel-case word in a text.
         static func settingNames(_ text: String) -> String {
             var out = ""
             var word = ""

@@ -47,7 +47,7 @@ extension ShakedSettings {
 struct Layers {
     var settings = ShakedSettings()
     var problems: [ConfigurationProblem] = []
-    /// The file and line that last set each key (`Detector.SettleTime`).
+    /// The file and line that last set each key (`Detector.StrokeThreshold`).
     var sources: [String: (file: String, line: Int?)] = [:]
 
     /// Applies one file's text over the settings so far.
@@ -155,6 +155,11 @@ struct Layers {
         let name = entry.key
         let own = schema.filter { $0.table == table }
         var message = "is not a setting of [\(table)]"
+        if table == "Detector", let why = ShakedSettings.Detector.retiredKeys[name] {
+            return ConfigurationProblem(
+                .unknownKey, file: file, line: entry.line, key: "\(table).\(name)",
+                "is no longer a setting (\(why)); delete this line")
+        }
         if let old = own.first(where: { Self.oldName($0.name) == name.lowercased() }) {
             return ConfigurationProblem(
                 .syntax, file: file, line: entry.line, key: "\(table).\(name)",

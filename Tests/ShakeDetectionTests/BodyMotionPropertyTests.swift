@@ -11,7 +11,8 @@ import Testing
 @Suite struct BodyMotionPropertyTests {
     /// A regular oscillation along gravity: rest for 2 s, then `seconds` of a sine of `amplitude`
     /// m/s² at `frequency` Hz (plus a second harmonic of `harmonic` times that, the lopsided
-    /// shape of a bounce), with gravity along `up`, each axis clipped at ±`range`. When
+    /// shape of a bounce), with gravity along `up`, each axis clipped at ±`range`, then rest for
+    /// 1.5 s: the motion stops, as a hand's does (and a body's, at the end of a bout). When
     /// `groundPushes`, the total never goes below 0 g: the ground can push a body, not pull it.
     static func verticalOscillation(
         frequency: Double, amplitude: Double, harmonic: Double, up: (Double, Double, Double), rate: Double,
@@ -20,10 +21,10 @@ import Testing
         let n = (up.0 * up.0 + up.1 * up.1 + up.2 * up.2).squareRoot()
         let u = (up.0 / n, up.1 / n, up.2 / n)
         let clip = { (v: Double) in max(-range, min(range, v)) }
-        return (0..<Int((seconds + 2) * rate)).map { i in
+        return (0..<Int((seconds + 3.5) * rate)).map { i in
             let t = Double(i) / rate
             let w = 2 * Double.pi * frequency * (t - 2)
-            let a = t < 2 ? 0 : amplitude * (sin(w) + harmonic * sin(2 * w + 0.7))
+            let a = t < 2 || t >= 2 + seconds ? 0 : amplitude * (sin(w) + harmonic * sin(2 * w + 0.7))
             let total = groundPushes ? max(0, standardGravity + a) : standardGravity + a
             return Sample(seconds: t, x: clip(total * u.0), y: clip(total * u.1), z: clip(total * u.2))
         }
@@ -134,7 +135,7 @@ import Testing
     /// Gravity along y for 2 s; then the device turns by `turn` degrees towards z over `over`
     /// seconds, faster and faster (a body toppling: the angle grows as time squared); then,
     /// `pause` seconds later, an oscillation along the new gravity at `frequency` Hz of
-    /// `amplitude` m/s², for 2 s, fading with damping ratio `damping` (0: steady).
+    /// `amplitude` m/s², for 2 s, fading with damping ratio `damping` (0: steady); then rest for 1.5 s.
     /// Each axis clipped at ±`range`.
     static func turnThenOscillation(
         turn: Double, over: Double = 0.8, pause: Double = 0, frequency: Double, amplitude: Double,
@@ -142,13 +143,13 @@ import Testing
     ) -> [Sample] {
         let clip = { (v: Double) in max(-range, min(range, v)) }
         let landing = 2 + over + pause
-        return (0..<Int((landing + 2) * rate)).map { i in
+        return (0..<Int((landing + 3.5) * rate)).map { i in
             let t = Double(i) / rate
             let u = min(max((t - 2) / over, 0), 1)
             let angle = turn * Double.pi / 180 * u * u
             let up = (0.0, cos(angle), sin(angle))
             var a = standardGravity
-            if t >= landing {
+            if t >= landing && t < landing + 2 {
                 let s = t - landing
                 let omega = 2 * Double.pi * frequency
                 a += amplitude * exp(-damping * omega * s) * sin(omega * s)

@@ -15,11 +15,14 @@ import Traces
         let event = events[0]
         #expect(event.axis == .x)
         #expect(event.reversals >= 3)
-        #expect(event.onset >= 2_000_000_000 && event.recognized > event.onset)
-        // At 10 Hz aliasing makes the strokes alternate in strength, which costs one more
-        // reversal (a lopsided chain): 0.2 s at 2.5 Hz.
-        let bound = rate < 20 ? 1.0 : 0.8
-        #expect(Double(event.recognized) / 1e9 - 2 < bound, "recognized within \(bound) s of the start")
+        #expect(event.onset >= 2_000_000_000 && event.began > event.onset)
+        // It began at the third or fourth reversal, and is answered when the hand stops (the shake
+        // ends at 3.2 s): after a whole cycle with no stroke of its size, 0.4 s at 2.5 Hz.
+        #expect(Double(event.began) / 1e9 - 2 < (rate < 20 ? 1.0 : 0.8), "began soon after the start")
+        let end = 3.2
+        let bound = rate < 20 ? 0.6 : 0.4
+        let answered = Double(event.recognized) / 1e9
+        #expect(answered > end && answered - end < bound, "answered within \(bound) s of the end: \(answered) s")
         #expect(event.peak >= 20 && event.peak <= 35)
     }
 
@@ -96,7 +99,7 @@ import Traces
     @Test(
         "configuration checks name the setting at fault",
         arguments: [
-            "strokeThreshold", "reversals", "halfPeriod", "linearity", "maximumHoldoff",
+            "strokeThreshold", "reversals", "halfPeriod", "linearity", "endLevel",
         ])
     func configurationValidation(key: String) {
         var configuration = ShakeDetectorConfiguration()
@@ -106,7 +109,7 @@ import Traces
         case "reversals": configuration.reversals = 1
         case "halfPeriod": configuration.halfPeriod = 0...2
         case "linearity": configuration.linearity = 2
-        default: configuration.maximumHoldoff = 0.1
+        default: configuration.endLevel = 1
         }
         #expect(throws: ConfigurationError.self) { try configuration.validate() }
         do { try configuration.validate() } catch { #expect(error.key == key) }
@@ -134,7 +137,7 @@ import Traces
         #expect(restSpans[0].from >= 1.0 && restSpans[0].from < 1.1 && abs(restSpans[0].to - 2.0) < 1e-6)
         #expect(restSpans[1].from >= 4.2 && restSpans[1].from < 4.6, "\(restSpans[1])")
         let recognized = try #require(recognizedAt)
-        #expect(recognized > 2 && recognized < 3.2)
+        #expect(recognized > 3.2 && recognized < 3.7, "answered when the hand stopped (3.2 s): \(recognized) s")
         // Baselines do not track stillness, so their samples never wait.
         var seismic = SeismicDetector()
         for sample in Motion.rest(seconds: 3, rate: 100, direction: (0, 0, 1)) { _ = seismic.process(sample) }

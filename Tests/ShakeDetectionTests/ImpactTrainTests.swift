@@ -8,15 +8,15 @@ import Testing
 /// landings), not a hand's shake, which is near a sine.
 @Suite struct ImpactTrainTests {
     /// Alternating jolts of `peak` m/s², each a half sine `width` s wide, every half `period`,
-    /// with quiet between, along x; preceded by `lead` s of a device held still (too short to
-    /// count as stillness, so the motion is ongoing, not fresh).
+    /// with quiet between, along x, for 3 s; preceded by `lead` s of a device held still (too short
+    /// to count as stillness, so the motion is ongoing, not fresh), and followed by rest.
     static func jolts(rate: Double, period: Double = 0.36, width: Double = 0.05, peak: Double = 30, lead: Double = 0.5)
         -> [Sample]
     {
         (0..<Int(5 * rate)).map { i in
             let t = Double(i) / rate
             var x = 0.0
-            if t >= lead {
+            if t >= lead && t < lead + 3 {
                 let phase = (t - lead).truncatingRemainder(dividingBy: period)
                 let half = period / 2
                 let inHalf = phase.truncatingRemainder(dividingBy: half)

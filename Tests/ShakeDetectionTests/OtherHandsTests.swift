@@ -1,3 +1,4 @@
+import Foundation
 import ShakeDetection
 import TestSupport
 import Testing
@@ -29,6 +30,24 @@ import Traces
         #expect(shakes.falsePositives == 0)
         let waggles = try Self.score("other-hands") { $0.contains("waggle") }
         #expect(waggles.hits == 13, "\(waggles.hits) of \(waggles.labelled)")
+        // Answered when the hand stops: a median of at most 0.4 s after the labelled end, p95 0.8 s.
+        var both = shakes
+        both += waggles
+        #expect((both.medianLatencyFromEnd ?? 9) <= 0.4, "\(both.latenciesFromEnd)")
+        #expect((both.p95LatencyFromEnd ?? 9) <= 0.8, "\(both.latenciesFromEnd)")
+    }
+
+    @Test("the corpus: all 31 shakes, no false alarm, answered within 0.4 s of the end (median), 0.8 s (p95)")
+    func corpus() throws {
+        var total = Score()
+        for file in TestPaths.allTraces() {
+            for entry in try TraceRun.run(path: file, detectors: [.shaked]).scores() { total += entry.score }
+        }
+        try #require(total.labelled == 31, "the shared corpus must be beside the checkout (../shared/traces)")
+        #expect(total.hits == 31)
+        #expect(total.falsePositives == 0)
+        #expect((total.medianLatencyFromEnd ?? 9) <= 0.4, "\(total.latenciesFromEnd)")
+        #expect((total.p95LatencyFromEnd ?? 9) <= 0.8, "\(total.latenciesFromEnd)")
     }
 
     @Test("the micro:bit's 109 clips of other motion give no event")
@@ -38,21 +57,26 @@ import Traces
         #expect(other.falsePositives == 0, "\(other.falsePositives) events in clips of other motion")
     }
 
-    @Test("eight people's sessions: at least 39 of 40 shakes, none in rest, letters or swings")
+    @Test("eight people's sessions: at least 35 of 40 shakes, none in rest, letters or swings")
     func manyHands() throws {
         let score = try Self.score("many-hands")
         #expect(score.labelled == 40)
-        #expect(score.hits >= 39, "\(score.hits) of \(score.labelled)")
+        // Four of samuelr's five shake clips lie inside 22 s of shaking without a pause, which is one
+        // shake, answered once when it stops (more than 1 s after any of those clips ends); and one of
+        // stacy's gentle shakes is missed, as before (docs/detector.md).
+        #expect(score.hits >= 35, "\(score.hits) of \(score.labelled)")
         #expect((score.falseAlarmsByGroup[.rest] ?? 0) == 0)
         #expect((score.falseAlarmsByGroup[.midairLetters] ?? 0) == 0)
         #expect((score.falseAlarmsByGroup[.swingsAndThrows] ?? 0) == 0, "\(score.falseAlarmsByClass)")
         #expect((score.clipsByGroup[.swingsAndThrows] ?? 0) == 160)
+        // The answer comes when the hand stops: a median under 0.4 s after the clip's end.
+        #expect((score.medianLatencyFromEnd ?? 9) <= 0.4, "\(score.latenciesFromEnd)")
     }
 
-    @Test("phones on the body in daily life (KU-HAR: running, jumping, stairs): at most 20 false alarms in 5.5 h")
-    func everydayOnTheBody() throws {
-        let files = try Corpus.traceFiles([TestPaths.traces.appendingPathComponent("everyday-ku-har").path])
-        try #require(files.count >= 599, "the shared corpus must be beside the checkout (../shared/traces/everyday-ku-har)")
+    /// Every trace of `folder` that reads; the files that do not are returned apart (a set may hold a
+    /// few that `shakectl evaluate` also leaves out, named there).
+    static func everyday(_ folder: String) throws -> (score: Score, unreadable: [TraceError], files: Int) {
+        let files = try Corpus.traceFiles([TestPaths.traces.appendingPathComponent(folder).path])
         var total = Score()
         var unreadable: [TraceError] = []
         for file in files {
@@ -62,11 +86,37 @@ import Traces
                 unreadable.append(error)
             }
         }
-        // Four files have one time step backwards (as `shakectl evaluate` reports); they are left
-        // out there too. Any other problem is new and fails here.
-        #expect(unreadable.count <= 4, "\(unreadable)")
-        #expect(unreadable.allSatisfy { $0.code == .timeNotIncreasing }, "\(unreadable)")
+        return (total, unreadable, files.count)
+    }
+
+    @Test("phones on the body in daily life (KU-HAR: running, jumping, stairs): at most 1 false alarm in 5.5 h")
+    func everydayOnTheBody() throws {
+        let (total, unreadable, files) = try Self.everyday("everyday-ku-har")
+        try #require(files >= 599, "the shared corpus must be beside the checkout (../shared/traces/everyday-ku-har)")
+        #expect(unreadable.isEmpty, "\(unreadable)")
         #expect(total.labelled == 0)
-        #expect(total.falsePositives <= 20, "\(total.falsePositives) events where nothing is a shake (85 before issue 29)")
+        #expect(total.falsePositives <= 1, "\(total.falsePositives) events where nothing is a shake (85 before issue 29, 20 before issue 36)")
+    }
+
+    /// The sets of everyday life added with issue 36 (../shared/traces/README.md), each held to what the
+    /// detector of that issue measured on it. They are newer than the corpus's other sets: where a copy of
+    /// the corpus does not have one yet, its test says so and checks nothing.
+    static let newerEveryday: [(folder: String, files: Int, falseAlarms: Int)] = [
+        ("everyday-himu", 12, 1), ("everyday-umafall", 457, 5), ("everyday-ipin2023", 50, 0),
+    ]
+
+    @Test("phones in pockets, in the hand and through falls (issue 36's sets): no more false alarms than measured",
+        arguments: newerEveryday)
+    func newerEverydaySets(set: (folder: String, files: Int, falseAlarms: Int)) throws {
+        let folder = TestPaths.traces.appendingPathComponent(set.folder).path
+        guard FileManager.default.fileExists(atPath: folder) else {
+            print("\(set.folder): not in this copy of the corpus, so not checked")
+            return
+        }
+        let (total, unreadable, files) = try Self.everyday(set.folder)
+        #expect(files == set.files, "\(set.folder): \(files) traces")
+        #expect(unreadable.isEmpty, "\(unreadable)")
+        #expect(total.labelled == 0)
+        #expect(total.falsePositives <= set.falseAlarms, "\(set.folder): \(total.falsePositives) false alarms")
     }
 }

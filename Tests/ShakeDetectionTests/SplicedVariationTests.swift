@@ -60,7 +60,7 @@ import Traces
 
     /// Splices `trials` shakes, drawn with `seed`, into the hosts, records them clipped at
     /// ±`range` at `rate` Hz, and runs a detector with `configuration` over each: how many were
-    /// recognized, out of how many, and each hit's latency from the shake's start.
+    /// recognized, out of how many, and each hit's latency from the shake's (labelled) end.
     static func run(seed: UInt64, trials count: Int, range: Double, rate: Double, configuration: ShakeDetectorConfiguration)
         throws -> (hits: Int, trials: Int, latencies: [Double])
     {
@@ -107,9 +107,9 @@ import Traces
             let end = Double(at) * 0.02 + interval.end * stretch
             let recognized = detect(joined, with: ShakeDetector(configuration: configuration)).map { Double($0.recognized) / 1e9 }
             trials += 1
-            if let hit = recognized.first(where: { $0 >= start && $0 <= end + 0.5 }) {
+            if let hit = recognized.first(where: { $0 >= start && $0 <= end + Score.grace }) {
                 hits += 1
-                latencies.append(hit - start)
+                latencies.append(hit - end)
             }
         }
         return (hits, trials, latencies)

@@ -68,7 +68,7 @@ import Testing
             settings.sensor.device = "accel_3d"
             settings.sensor.mountMatrix = [[0, 1, 0], [1, 0, 0], [0, 0, -1]]
             settings.detector.sensitivity = .high
-            settings.detector.settleTime = 0.75
+            settings.detector.gapReset = 0.75
             settings.socket.group = "shaked"
             settings.socket.mode = 0o660
             settings.access.monitor = AccessRule(users: ["alice"], groups: ["wheel", "1000"])

@@ -87,16 +87,18 @@ import Testing
     @Test("a detector rule spanning two files blames the file that set the key")
     func crossFileDetectorRule() throws {
         let dir = try etc([
-            "shaked.conf": "[Detector]\nMaximumHoldoff=1\n",
-            "shaked.conf.d/10-a.conf": "[Detector]\nSettleTime=1.5\n",
+            "shaked.conf": "[Detector]\nHalfPeriodMax=0.05\n",
+            "shaked.conf.d/10-a.conf": "[Detector]\n\nHalfPeriodMin=0.1\n",
         ])
         let error = try #require(throws: ConfigurationFileError.self) {
             try ShakedSettings.load(configFile: nil, etcDirectory: dir.path)
         }
+        // Each value is allowed alone; together the shortest half period exceeds the longest. The key
+        // most to blame is the one that made it so, set last, in the drop-in.
         #expect(error.problems.count == 1)
-        #expect(error.problems[0].file == "\(dir.path)/shaked.conf")
-        #expect(error.problems[0].key == "Detector.MaximumHoldoff")
-        #expect(error.problems[0].line == 2)
+        #expect(error.problems[0].file == "\(dir.path)/shaked.conf.d/10-a.conf")
+        #expect(error.problems[0].key == "Detector.HalfPeriodMin")
+        #expect(error.problems[0].line == 3)
     }
 
     /// A file that cannot be read, made for real, and the words its error must hold.

@@ -93,11 +93,11 @@ import Testing
             text: "[Detector]\nHalfPeriodMin=0.5\n", key: "Detector.HalfPeriodMin", line: 2, code: .outOfRange,
             says: "above HalfPeriodMax"),
         Case(
-            text: "[Detector]\n\nSettleTime=3\n", key: "Detector.SettleTime", line: 3, code: .outOfRange,
-            says: "raise MaximumHoldoff or lower SettleTime"),
+            text: "[Detector]\n\nSettleTime=3\n", key: "Detector.SettleTime", line: 3, code: .unknownKey,
+            says: "is no longer a setting (a shake is answered when the hand stops"),
         Case(
-            text: "[Detector]\nSettleTime=1\nMaximumHoldoff=0.8\n", key: "Detector.MaximumHoldoff", line: 3,
-            code: .outOfRange, says: "MaximumHoldoff (0.8 s) must be at least SettleTime (1 s)"),
+            text: "[Detector]\nMaximumHoldoff=2\n", key: "Detector.MaximumHoldoff", line: 2, code: .unknownKey,
+            says: "delete this line"),
         Case(
             text: "[Detector]\nActivityStrokes=0\n", key: "Detector.ActivityStrokes", line: 2, code: .outOfRange,
             says: "must be at least 1"),

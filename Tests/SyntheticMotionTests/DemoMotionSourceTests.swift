@@ -83,7 +83,8 @@ struct DemoMotionSourceTests {
         #expect(found.count == 1)
         if let event = found.first {
             #expect(event.onset >= asked.time, "no stroke before the shake was asked for")
-            #expect(event.recognized - asked.time <= 810_000_000)
+            // The demo's shake lasts at most 0.79 s; it is answered when it ends, a cycle later.
+            #expect(event.recognized - asked.time <= 1_200_000_000)
         }
     }
 

@@ -3,7 +3,7 @@ import SyntheticMotion
 import Testing
 
 /// The real detector on synthetic motion: everyday motion never fires it, and every synthetic
-/// shake does, soon after it starts, whatever the device was doing.
+/// shake does, soon after it ends, whatever the device was doing.
 struct DetectionOnSyntheticMotionTests {
     static let seeds: [UInt64] = Array(1...16)
 
@@ -28,7 +28,8 @@ struct DetectionOnSyntheticMotionTests {
     }
 
     /// Shakes at random moments (on the table, in the hand, walking, mid-fade) are each
-    /// recognized once, within 0.8 s of the shake's first sample, and nothing else fires.
+    /// recognized once, when the hand stops: within 1.2 s of the shake's first sample (a shake lasts
+    /// at most 0.79 s: six strokes at 3.8 Hz or faster), and nothing else fires.
     @Test(arguments: Sensitivity.allCases, [50.0, 100, 200])
     func everyShakeIsRecognizedOnceAndSoon(sensitivity: Sensitivity, rate: Double) {
         var latencies: [Double] = []
@@ -45,7 +46,7 @@ struct DetectionOnSyntheticMotionTests {
             let found = events(samples, sensitivity: sensitivity)
             #expect(found.count == starts.count, "seed \(seed): \(found.count) events for \(starts.count) shakes")
             for start in starts {
-                let matching = found.filter { $0.recognized >= start && $0.recognized - start <= 800_000_000 }
+                let matching = found.filter { $0.recognized >= start && $0.recognized - start <= 1_200_000_000 }
                 #expect(matching.count == 1, "seed \(seed): shake at \(Double(start) / 1e9) s")
                 if let event = matching.first {
                     #expect(event.onset >= start, "the detector saw no stroke before the shake began")
@@ -54,10 +55,10 @@ struct DetectionOnSyntheticMotionTests {
             }
         }
         latencies.sort()
-        // Recognition at the third or fourth reversal: about half a second in.
+        // The shake lasts 0.63-0.79 s, and is answered a whole cycle (about 0.24 s) after its last stroke.
         #expect(latencies.count > 100)
         if !latencies.isEmpty {
-            #expect(latencies[latencies.count / 2] < 0.65)
+            #expect(latencies[latencies.count / 2] < 1.0, "median \(latencies[latencies.count / 2]) s from the start")
         }
     }
 
@@ -69,7 +70,7 @@ struct DetectionOnSyntheticMotionTests {
         #expect(found.count == 30)
         for (index, event) in found.enumerated() {
             let start = Int64((Double(index) + 0.5) * 20 * 1e9)
-            #expect(event.recognized >= start && event.recognized - start <= 800_000_000)
+            #expect(event.recognized >= start && event.recognized - start <= 1_200_000_000)
         }
     }
 }

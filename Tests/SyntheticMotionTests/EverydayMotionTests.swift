@@ -78,14 +78,47 @@ struct EverydayMotionTests {
         }
     }
 
-    /// In a pocket at 100 Hz, clipped at ±2 g: no event at any sensitivity.
+    /// Bouts of a rhythmic `activity` that stop: 3, 5 and 8 s of it (each a person of its own, drawn from
+    /// `seed`), each followed by 2.5 s of the body standing still, gravity where the bout's last half second
+    /// had it, recorded at `rate` Hz and clipped at ±`range`. A body that stops is where a detector that
+    /// answers when the motion ends looks hardest at it.
+    static func bouts(
+        _ activity: EverydayActivity, seed: UInt64, rate: Double = EverydayMotion.pocketRate,
+        range: Double = EverydayMotion.pocketRange
+    ) -> [Sample] {
+        var all: [Sample] = []
+        var offset: Int64 = 0
+        let step = Int64(1e9 / rate)
+        for (index, seconds) in [3.0, 5, 8].enumerated() {
+            let bout = EverydayMotion(activity, seed: seed &* 31 &+ UInt64(index)).samples(
+                seconds: seconds, rate: rate, range: range)
+            let tail = bout.suffix(Int(rate / 2))
+            var g = tail.reduce(SIMD3<Double>.zero) { $0 + SIMD3($1.x, $1.y, $1.z) }
+            g *= standardGravity / (g * g).sum().squareRoot()
+            all += bout.map { Sample(timestamp: $0.timestamp + offset, x: $0.x, y: $0.y, z: $0.z) }
+            offset = (all.last?.timestamp ?? 0) + step
+            for i in 0..<Int(2.5 * rate) {
+                all.append(Sample(timestamp: offset + Int64(i) * step, x: g.x, y: g.y, z: g.z))
+            }
+            offset = (all.last?.timestamp ?? 0) + step
+        }
+        return all
+    }
+
+    /// In a pocket at 100 Hz, clipped at ±2 g: no event at any sensitivity, in 30 s of the activity
+    /// and in bouts of it that stop.
     @Test(arguments: EverydayActivity.allCases)
     func noEventInAPocket(activity: EverydayActivity) {
         for seed in Self.seeds {
-            let samples = EverydayMotion(activity, seed: seed).samples(seconds: activity.isRhythmic ? 30 : 8)
-            for sensitivity in Sensitivity.allCases {
-                let found = events(samples, sensitivity: sensitivity)
-                #expect(found.isEmpty, "\(activity) seed \(seed), \(sensitivity): \(found.count) events")
+            var recordings = [EverydayMotion(activity, seed: seed).samples(seconds: activity.isRhythmic ? 30 : 8)]
+            if activity.isRhythmic { recordings.append(Self.bouts(activity, seed: seed)) }
+            for (index, samples) in recordings.enumerated() {
+                for sensitivity in Sensitivity.allCases {
+                    let found = events(samples, sensitivity: sensitivity)
+                    #expect(
+                        found.isEmpty,
+                        "\(activity) seed \(seed)\(index == 1 ? " in bouts" : ""), \(sensitivity): \(found.count) events")
+                }
             }
         }
     }
@@ -95,18 +128,25 @@ struct EverydayMotionTests {
     func noEventAtOtherRatesAndRanges(activity: EverydayActivity, rate: Double) {
         for seed in Self.seeds.prefix(3) {
             for range in [2 * standardGravity, 4 * standardGravity] {
-                let samples = EverydayMotion(activity, seed: seed).samples(
+                var samples = EverydayMotion(activity, seed: seed).samples(
                     seconds: activity.isRhythmic ? 20 : 8, rate: rate, range: range)
+                if activity.isRhythmic {
+                    let bouts = Self.bouts(activity, seed: seed, rate: rate, range: range)
+                    let after = (samples.last?.timestamp ?? 0) + 1_000_000_000
+                    samples += bouts.map { Sample(timestamp: $0.timestamp + after, x: $0.x, y: $0.y, z: $0.z) }
+                }
                 let found = events(samples)
                 #expect(found.isEmpty, "\(activity) seed \(seed) at \(rate) Hz, ±\(range): \(found.count) events")
             }
         }
     }
 
-    /// The material is hard: without the free-fall and stride gates, jumping fires the detector,
-    /// so the silence above is the gates' doing; and each of the two silences it alone (a flight in
-    /// free fall, and a body's stride swaying off the line of its steps).
-    @Test func withoutTheFreeFallAndStrideGatesJumpingFires() {
+    /// The material is hard: without the free-fall gate, bouts of jumping that stop fire the detector
+    /// (a flight in free fall is what tells them from a hand), so the silence above is the gate's
+    /// doing. Here the stride gate does not silence them (their chains begin fresh from the standing
+    /// still before each bout, which that gate does not judge); it earns its place on real running
+    /// (docs/detector.md).
+    @Test func withoutTheFreeFallGateJumpingFires() {
         func events(freeFall: Bool, stride: Bool) -> Int {
             var configuration = ShakeDetectorConfiguration()
             if !freeFall { configuration.freeFallLevel = 0 }
@@ -114,14 +154,14 @@ struct EverydayMotionTests {
             var total = 0
             for seed in Self.seeds {
                 var detector = ShakeDetector(configuration: configuration)
-                total += EverydayMotion(.jumping, seed: seed).samples(seconds: 30).compactMap { detector.process($0) }.count
+                total += Self.bouts(.jumping, seed: seed).compactMap { detector.process($0) }.count
             }
             return total
         }
         let neither = events(freeFall: false, stride: false)
-        #expect(neither >= 10, "\(neither) events in 3 minutes of jumping without the gates")
+        #expect(neither >= 3, "\(neither) events in 18 bouts of jumping without the gates")
+        #expect(events(freeFall: false, stride: true) >= 3, "the stride gate alone")
         #expect(events(freeFall: true, stride: false) == 0, "the free-fall gate alone")
-        #expect(events(freeFall: false, stride: true) == 0, "the stride gate alone")
     }
 
     /// The falls are hard material too: half land soft and ring at 2.5-4.5 Hz, which without the

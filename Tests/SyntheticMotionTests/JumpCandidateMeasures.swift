@@ -12,7 +12,7 @@ import Traces
 ///
 ///     swift test --filter JumpCandidateMeasures
 ///
-/// A stretch is a chain and the 0.5 s before it (its first stroke less 0.5 s, to recognition:
+/// A stretch is a chain and the 0.5 s before it (its first stroke less 0.5 s, to where the shake began:
 /// what the free-fall gate looks at), as the detector finds it with its whole-body gates off, so
 /// that it is what a gate would have to judge. Real shakes are the labelled intervals of
 /// `other-hands/` (micro:bit, ±2 g, 50 Hz; shakes and waggles) and `many-hands/` (±4 g, 91 Hz).
@@ -111,14 +111,15 @@ import Traces
         }
 
         /// The stretches of the chains that the detector, its whole-body gates off, recognizes at
-        /// any of `sensitivities`, from `settled` seconds on (once its gravity estimate has settled).
+        /// any of `sensitivities` (where a shake begins), from `settled` seconds on (once its gravity
+        /// estimate has settled).
         func chains(_ samples: [Sample], _ sensitivities: [Sensitivity], settled: Double = 0) -> [Features] {
             sensitivities.flatMap { sensitivity in
                 var configuration = ShakeDetectorConfiguration(sensitivity: sensitivity)
                 configuration.freeFallLevel = 0
                 configuration.fallTurn = -1  // a cosine is never below -1
                 configuration.strideSway = .infinity  // the stride gate (issue 29) silences jumping too
-                return detect(samples, with: ShakeDetector(configuration: configuration))
+                return beginnings(samples, with: ShakeDetector(configuration: configuration))
                     .map { (start: Double($0.onset) / 1e9 - 0.5, end: Double($0.recognized) / 1e9) }
                     .filter { $0.start >= settled }.map { features(from: $0.start, to: $0.end) }
             }
@@ -242,7 +243,8 @@ import Traces
         let labelled = try Self.row("real shakes, whole labelled intervals")
         let real = try Self.row("real shakes")
         #expect(labelled.count == 70, "the shared corpus must be beside the checkout (../shared/traces)")
-        #expect(real.count >= 66, "\(real.count) chains for 70 labelled shakes")
+        // A shake under way does not begin again: samuelr's 22 s of shaking is one.
+        #expect(real.count >= 65, "\(real.count) chains for 70 labelled shakes")
         #expect(real.allSatisfy { $0.freeFall < dwell })
         for jumps in ["jumping", "skippingRope", "jumpingJacks"] {
             let chains = try Self.row(jumps)

@@ -185,8 +185,18 @@ public enum Motion {
     }
 }
 
-/// Runs a detector over samples and returns its events.
+/// Runs a detector over samples and returns its events: the shakes that ended, to act on.
 public func detect(_ samples: [Sample], with detector: some ShakeDetecting) -> [ShakeEvent] {
     var detector = detector
     return samples.compactMap { detector.process($0) }
+}
+
+/// Runs a detector over samples and returns every shake that began (its strokes looked like a shake),
+/// whether it ended or was dropped.
+public func beginnings(_ samples: [Sample], with detector: some ShakeDetecting) -> [ShakeEvent] {
+    var detector = detector
+    return samples.compactMap {
+        if case .began(let event)? = detector.advance($0) { return event }
+        return nil
+    }
 }

@@ -48,11 +48,16 @@ import Traces
         }
     }
 
-    @Test("the shared traces are the four development sets")
+    @Test("the shared traces hold the four development sets, and issue 36's everyday sets where present")
     func sharedSets() throws {
         let sets = try Corpus.traceSets([TestPaths.traces.path])
-        let names = sets.map { $0.name.split(separator: "/").dropFirst().joined(separator: "/") }
-        #expect(names == ["", "everyday-ku-har", "many-hands", "other-hands"])
-        #expect(sets.map(\.files.count) == [51, 599, 8, 139])
+        let found = Dictionary(
+            uniqueKeysWithValues: sets.map { ($0.name.split(separator: "/").dropFirst().joined(separator: "/"), $0.files.count) })
+        let required = ["": 51, "everyday-ku-har": 599, "many-hands": 8, "other-hands": 139]
+        for (name, count) in required { #expect(found[name] == count, "\(name.isEmpty ? "the corpus" : name)") }
+        // Newer sets: a copy of the corpus may not have them yet (OtherHandsTests says so).
+        let newer = ["everyday-himu": 12, "everyday-ipin2023": 50, "everyday-umafall": 457]
+        for (name, count) in newer where found[name] != nil { #expect(found[name] == count, "\(name)") }
+        #expect(Set(found.keys).isSubset(of: Set(required.keys).union(newer.keys)), "\(found.keys.sorted())")
     }
 }

@@ -24,7 +24,10 @@ public struct QtShake2Detector: ShakeDetecting {
         self = QtShake2Detector()
     }
 
-    public mutating func process(_ sample: Sample) -> ShakeEvent? {
+    /// Fires at once: a shake ends as soon as it is recognized.
+    public mutating func advance(_ sample: Sample) -> ShakePhase? { recognize(sample).map(ShakePhase.ended) }
+
+    private mutating func recognize(_ sample: Sample) -> ShakeEvent? {
         guard let prev = previous else {
             previous = sample
             return nil

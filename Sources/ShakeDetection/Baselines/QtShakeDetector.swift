@@ -23,7 +23,10 @@ public struct QtShakeDetector: ShakeDetecting {
         self = QtShakeDetector()
     }
 
-    public mutating func process(_ sample: Sample) -> ShakeEvent? {
+    /// Fires at once: a shake ends as soon as it is recognized.
+    public mutating func advance(_ sample: Sample) -> ShakePhase? { recognize(sample).map(ShakePhase.ended) }
+
+    private mutating func recognize(_ sample: Sample) -> ShakeEvent? {
         if let deadline = timerDeadline, sample.timestamp >= deadline {
             // Qt's timeout(): the count and the shaking state start over.
             timerDeadline = nil

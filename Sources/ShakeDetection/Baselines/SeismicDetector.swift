@@ -35,7 +35,10 @@ public struct SeismicDetector: ShakeDetecting {
         accelerating = 0
     }
 
-    public mutating func process(_ sample: Sample) -> ShakeEvent? {
+    /// Fires at once: a shake ends as soon as it is recognized.
+    public mutating func advance(_ sample: Sample) -> ShakePhase? { recognize(sample).map(ShakePhase.ended) }
+
+    private mutating func recognize(_ sample: Sample) -> ShakeEvent? {
         let magnitude = sample.magnitude
         guard magnitude.isFinite else { return nil }
         let entry = Entry(
