@@ -3,8 +3,12 @@ import ShakeDetection
 
 /// What the daemon acts on, as ``DetectingConsumer`` reports it.
 enum SensorReport: Sendable {
-    /// A shake, recognized at `time` (seconds on CLOCK_MONOTONIC).
+    /// A shake ended (the hand stopped), recognized at `time` (seconds on CLOCK_MONOTONIC): the one to act on.
     case shake(ShakeEvent, time: Double)
+    /// A shake began (its strokes look like one) at `time`; nothing is done until it ends. For monitors.
+    case shakeBegan(ShakeEvent, time: Double)
+    /// A shake that began came to nothing, for `reason`, at `time`. For monitors.
+    case shakeDropped(ShakeEvent, reason: DropReason, time: Double)
     /// The sensor failed or went away; the source retries it.
     case sensorGone(reason: String)
     /// The sensor reads (again); the text names it.
@@ -13,7 +17,7 @@ enum SensorReport: Sendable {
 
 /// The detector, run where the source reads: on an accelerometer's reading thread, so that a batch
 /// of samples costs the detector's few microseconds and nothing more. Only what the daemon must act
-/// on is reported to ``SensorService``: a shake, and the sensor going away or coming back.
+/// on or show is reported to ``SensorService``: a shake's phases, and the sensor going away or coming back.
 ///
 /// Generic over the detector, held in place (not in an existential's box); the daemon's own detector
 /// runs in ``ShakeDetectorConsumer``, this with the detector's type fixed.
@@ -43,8 +47,12 @@ struct DetectingConsumer<Detector: ShakeDetecting>: SampleConsumer {
         case .samples(let samples):
             samplesRead.add(samples.count)
             for sample in samples {
-                if let shake = detector.process(sample) {
-                    report(.shake(shake, time: Double(monotonicNanoseconds()) / 1e9))
+                guard let phase = detector.advance(sample) else { continue }
+                let time = Double(monotonicNanoseconds()) / 1e9
+                switch phase {
+                case .ended(let shake): report(.shake(shake, time: time))
+                case .began(let shake): report(.shakeBegan(shake, time: time))
+                case .dropped(let shake, let reason, _): report(.shakeDropped(shake, reason: reason, time: time))
                 }
             }
         case .sensorGone(let reason):

@@ -118,6 +118,10 @@ public struct SensorService: Service {
             switch report {
             case .shake(let shake, let time):
                 await coordinator.shakeRecognized(shake, time: time)
+            case .shakeBegan(let shake, let time):
+                await coordinator.shakeBegan(shake, time: time)
+            case .shakeDropped(let shake, let reason, let time):
+                await coordinator.shakeDropped(shake, reason: reason, time: time)
             case .sensorGone(let reason):
                 // A sensor that keeps failing is logged while its retry delay grows, then only when the reason changes.
                 if reason != lastReason { logger.warning("sensor failed", metadata: ["reason": "\(reason)"]) }

@@ -232,7 +232,21 @@ public actor UndoCoordinator {
 
     // MARK: Shakes, sensor, status
 
-    /// A shake the detector recognized at `time` (seconds on CLOCK_MONOTONIC, when recognized).
+    /// A shake that began at `time` (its strokes look like one): monitors hear of it; nothing else
+    /// happens until it ends, when the hand stops.
+    public func shakeBegan(_ event: ShakeEvent, time: Double) {
+        broadcast(MonitorEvent(kind: .began, time: time, reversals: event.reversals, peak: event.peak))
+        logger.debug("shake began", metadata: ["reversals": "\(event.reversals)", "peak": "\(event.peak)"])
+    }
+
+    /// A shake that began and came to nothing, for `reason`, at `time`: monitors hear why.
+    public func shakeDropped(_ event: ShakeEvent, reason: DropReason, time: Double) {
+        broadcast(
+            MonitorEvent(kind: .dropped, time: time, reversals: event.reversals, peak: event.peak, reason: reason.rawValue))
+        logger.debug("shake dropped", metadata: ["reason": "\(reason.rawValue)"])
+    }
+
+    /// A shake the detector recognized at `time` (seconds on CLOCK_MONOTONIC): it ended, the hand stopped.
     public func shakeRecognized(_ event: ShakeEvent, time: Double) {
         lastShake = .now
         let shake = MonitorEvent(kind: .shake, time: time, reversals: event.reversals, peak: event.peak)

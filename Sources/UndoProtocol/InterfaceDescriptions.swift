@@ -136,16 +136,21 @@ public enum InterfaceDescriptions {
 
     # Something that happened, for monitoring tools. Carries no titles or results of apps.
     type MonitorEvent (
-      # started: the first reply, the monitor is registered; shake: the detector recognized
-      # a shake; outcome: an intent ended, or a shake made none.
-      kind: (started, shake, outcome),
+      # started: the first reply, the monitor is registered; began: a shake began (its strokes
+      # look like one), and nothing is done until the hand stops; shake: the shake ended, the
+      # hand stopped, and it is acted on; dropped: a shake that began came to nothing;
+      # outcome: an intent ended, or a shake made none.
+      kind: (started, began, shake, dropped, outcome),
       # Seconds on the service's monotonic clock.
       time: float,
-      # For kind "shake": reversals counted and the peak in m/s².
+      # For kinds "began", "shake" and "dropped": reversals counted and the peak in m/s².
       reversals: ?int,
       peak: ?float,
       # For kind "outcome": what became of the intent.
-      outcome: ?(performed, cancelled, noContext, ignored)
+      outcome: ?(performed, cancelled, noContext, ignored),
+      # For kind "dropped": why, such as "kept going" (the motion went on, as a body's does)
+      # or "too short" (it stopped as soon as it began).
+      reason: ?string
     )
 
     # Whether a shake can be recognized now. An app may show it beside its undo controls

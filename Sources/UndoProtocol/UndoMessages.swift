@@ -274,8 +274,12 @@ public struct MonitorEvent: Sendable, Hashable, Codable {
     public enum Kind: String, Sendable, Hashable, Codable {
         /// The first reply: the monitor is registered.
         case started
-        /// The detector recognized a shake.
+        /// A shake began: its strokes look like one. Nothing is done until it ends.
+        case began
+        /// A shake ended (the hand stopped): the one acted on.
         case shake
+        /// A shake that began came to nothing (``MonitorEvent/reason`` says why).
+        case dropped
         /// An intent ended.
         case outcome
     }
@@ -294,19 +298,25 @@ public struct MonitorEvent: Sendable, Hashable, Codable {
     public var kind: Kind
     /// Seconds on the daemon's monotonic clock (CLOCK_MONOTONIC).
     public var time: Double
-    /// For a shake: reversals counted.
+    /// For a shake (begun, ended or dropped): reversals counted.
     public var reversals: Int?
-    /// For a shake: the peak in m/s².
+    /// For a shake (begun, ended or dropped): the peak in m/s².
     public var peak: Double?
     /// For an outcome: what became of it.
     public var outcome: Outcome?
+    /// For a dropped shake: why (`kept going`, `too short`, `interrupted`).
+    public var reason: String?
     /// Creates an event.
-    public init(kind: Kind, time: Double, reversals: Int? = nil, peak: Double? = nil, outcome: Outcome? = nil) {
+    public init(
+        kind: Kind, time: Double, reversals: Int? = nil, peak: Double? = nil, outcome: Outcome? = nil,
+        reason: String? = nil
+    ) {
         self.kind = kind
         self.time = time
         self.reversals = reversals
         self.peak = peak
         self.outcome = outcome
+        self.reason = reason
     }
 }
 

@@ -4,20 +4,25 @@ import Testing
 
 @testable import ShakeService
 
-/// The detector on the reading thread: samples are counted and fed to it in order, and only shakes
-/// and the sensor's state are reported.
+/// The detector on the reading thread: samples are counted and fed to it in order, and only a shake's
+/// phases and the sensor's state are reported.
 @Suite struct DetectingConsumerTests {
-    /// Recognizes a "shake" at every `period`-th sample since its last reset.
+    /// Begins a "shake" at every `period`-th sample since its last reset, and ends it at the next; a
+    /// shake begun at a sample that is also a multiple of `dropEvery` is dropped there instead.
     struct EveryNth: ShakeDetecting {
         var period: Int
+        var dropEvery = Int.max
         var seen = 0
 
-        mutating func process(_ sample: Sample) -> ShakeEvent? {
+        mutating func advance(_ sample: Sample) -> ShakePhase? {
             seen += 1
-            guard seen % period == 0 else { return nil }
-            return ShakeEvent(
+            let event = ShakeEvent(
                 onset: sample.timestamp, recognized: sample.timestamp, peak: 1, reversals: seen, axis: .x,
                 direction: .positive)
+            if seen % period == 0 { return .began(event) }
+            guard seen % period == 1, seen > 1 else { return nil }
+            if (seen - 1) % dropEvery == 0 { return .dropped(event, .keptGoing, at: sample.timestamp) }
+            return .ended(event)
         }
 
         mutating func reset() { seen = 0 }
@@ -29,15 +34,11 @@ import Testing
 
     @Test func shakesAndTheSensorsStateAreReportedAndSamplesCounted() {
         let counter = SampleCounter()
-        var consumer = DetectingConsumer(detector: EveryNth(period: 4), samplesRead: counter)
+        var consumer = DetectingConsumer(detector: EveryNth(period: 4, dropEvery: 8), samplesRead: counter)
         var reports: [String] = []
         func feed(_ event: SourceEvent) {
             consumer.consume(event) { report in
-                switch report {
-                case .shake(let shake, _): reports.append("shake at \(shake.recognized)")
-                case .sensorGone(let reason): reports.append("gone: \(reason)")
-                case .sensorReturned(let name): reports.append("back: \(name)")
-                }
+                reports.append(ShakeDetectorConsumerTests.describe(report))
             }
         }
         feed(.sensorReturned("fake"))
@@ -46,7 +47,11 @@ import Testing
         // The gap resets the detector: counting starts again after it.
         feed(.sensorGone(reason: "unplugged"))
         feed(Self.batch(20..<25))
-        #expect(reports == ["back: fake", "shake at 3", "shake at 7", "gone: unplugged", "shake at 23"])
+        #expect(
+            reports == [
+                "back: fake", "began at 3", "shake at 4", "began at 7", "dropped at 8: kept going", "gone: unplugged",
+                "began at 23", "shake at 24",
+            ])
         #expect(counter.count == 15)
     }
 }
@@ -90,6 +95,8 @@ import Testing
     static func describe(_ report: SensorReport) -> String {
         switch report {
         case .shake(let shake, _): "shake at \(shake.recognized)"
+        case .shakeBegan(let shake, _): "began at \(shake.recognized)"
+        case .shakeDropped(let shake, let reason, _): "dropped at \(shake.recognized): \(reason.rawValue)"
         case .sensorGone(let reason): "gone: \(reason)"
         case .sensorReturned(let name): "back: \(name)"
         }

@@ -106,4 +106,54 @@ import Testing
         #expect(event["kind"] as? String == "outcome")
         #expect(event["time"] is Double)
     }
+
+    /// The demo app in context over a daemon replaying `trace`, and `watch` in text beside it.
+    func replay(_ trace: String) async throws -> (daemon: RunningDaemon, watch: TmuxSession, demo: TmuxSession) {
+        let daemon = try RunningDaemon(arguments: ["--replay", TestPaths.traces.appendingPathComponent(trace).path])
+        let watch = try TmuxSession("\(shakectl) watch --socket \(daemon.socket)", columns: 200)
+        #expect(try await watch.waitFor("watching shaked at") != nil, "\(watch.text)")
+        let demo = try TmuxSession("\(shakectl) demo --socket \(daemon.socket)")
+        #expect(try await demo.waitFor("● connected") != nil, "\(demo.text)\n\(daemon.log)")
+        // Something to undo: the app takes the context, and the sensor (the replay) starts.
+        try demo.send("milk", literal: true)
+        try demo.send("Enter")
+        return (daemon, watch, demo)
+    }
+
+    @Test("watch shows a shake begin and, when the hand stops, be recognized; the prompt opens after")
+    func watchShowsAShakeBeginAndEnd() async throws {
+        let (daemon, watch, demo) = try await replay("qt_shake_left.csv")
+        let screen = try #require(try await watch.waitFor("the hand stopped", timeout: .seconds(30)), "\(watch.text)\n\(daemon.log)")
+        let lines = screen.split(separator: "\n")
+        let began = try #require(lines.firstIndex { $0.contains("shake began (") && $0.contains("waiting for the hand to stop") })
+        let ended = try #require(lines.firstIndex { $0.contains("shake recognized (") && $0.contains("the hand stopped") })
+        #expect(began < ended, "\(screen)")
+        #expect(try await demo.waitFor("Esc cancel") != nil, "the prompt opens: \(demo.text)")
+        #expect(!screen.contains("dropped"))
+    }
+
+    @Test("watch shows a runner's strides begin as a shake and dropped because they kept going; no prompt")
+    func watchShowsABodyDropped() async throws {
+        // Running 20 m from standing (KU-HAR, a phone in a waist bag): its strides look like a shake at
+        // 0.9 s, and go on.
+        let (daemon, watch, demo) = try await replay("everyday-ku-har/kuhar_run_1038_O_1.csv")
+        let screen = try #require(try await watch.waitFor("shake dropped", timeout: .seconds(30)), "\(watch.text)\n\(daemon.log)")
+        let lines = screen.split(separator: "\n")
+        let began = try #require(lines.firstIndex { $0.contains("shake began (") })
+        let dropped = try #require(lines.firstIndex { $0.contains("shake dropped (") })
+        #expect(began < dropped)
+        #expect(lines[dropped].contains("kept going, as a body's motion does"), "\(lines[dropped])")
+        // The replay is 236 samples (4.7 s); once it has run out, no shake was recognized and no prompt opened.
+        var status: [String: Any] = [:]
+        let ranOut = waitUntil(.seconds(30)) {
+            let result = try? runProcess(shakectl, ["status", "--socket", daemon.socket, "--format", "json"])
+            let text = result?.stdout.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            status = (try? json(text)) ?? [:]
+            return (status["samplesRead"] as? Int ?? 0) >= 236
+        }
+        #expect(ranOut, "the replay ran to its end: \(status)")
+        #expect(status["lastShakeAgo"] == nil, "no shake was recognized: \(status)")
+        #expect(!watch.text.contains("shake recognized"))
+        #expect(!demo.text.contains("Esc cancel"), "no prompt: \(demo.text)")
+    }
 }

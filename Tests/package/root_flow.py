@@ -117,6 +117,8 @@ def replayed_shake_reaches_the_app(root, trace):
             check(intent["kind"] == "intent" and intent["operation"] == "undo" and intent["actionName"] == "Typing",
                   "no undo intent: %r" % intent)
             say("the subscribed app got the intent: %r" % intent)
+            began = next(monitor)["event"]
+            check(began["kind"] == "began", "the monitor saw no shake begin: %r" % began)
             shake = next(monitor)["event"]
             check(shake["kind"] == "shake", "the monitor saw no shake: %r" % shake)
             say("the monitor saw the shake: %r" % shake)

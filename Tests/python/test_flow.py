@@ -28,9 +28,14 @@ class ReplayFlowTest(unittest.TestCase):
                 self.assertEqual(intent["kind"], "intent")
                 self.assertEqual(intent["operation"], "undo")
                 self.assertEqual(intent["actionName"], "Typing")
+                # The shake begins, and is answered when the hand stops: the monitor hears both, in order.
+                began = next(monitor)["event"]
+                self.assertEqual(began["kind"], "began")
+                self.assertGreaterEqual(began["reversals"], 3)
                 shake = next(monitor)["event"]
                 self.assertEqual(shake["kind"], "shake")
-                self.assertGreaterEqual(shake["reversals"], 3)
+                self.assertGreaterEqual(shake["reversals"], began["reversals"])
+                self.assertGreater(shake["time"], began["time"])
 
                 app.calls.AnswerIntent(token=app.token, intent=intent["intent"], prompt=prompt("Undo Typing"))
                 status = tool.GetStatus()["status"]

@@ -6,19 +6,23 @@ import UndoProtocol
 /// `shakectl watch`: one line per shake and per intent outcome, as they happen.
 struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print each recognized shake and what became of each intent, until Ctrl-C.",
+        abstract: "Print each shake as it begins and ends, and what became of each intent, until Ctrl-C.",
         discussion: """
             Calls io.shaked.Undo.Monitor (which needs the "monitor" permission) and prints one line \
             per event as it happens (once the daemon confirms the monitor, "watching shaked at \
-            PATH" goes to standard error): a shake the detector recognized, with its reversals and peak, \
-            and the outcome of each intent or shake: performed, cancelled, noContext (no app was in \
-            the current context, so the shake was only logged) or ignored (a prompt was open, or the \
-            short cooldown after one ran). Times are seconds on the daemon's monotonic clock. The \
-            monitor never carries apps' titles or results.
+            PATH" goes to standard error). A shake begins when its strokes look like one, and is \
+            answered only when it ends, when the hand stops ("shake recognized", with its reversals \
+            and peak); a shake that began may instead be dropped, with the reason: "kept going" (the \
+            motion went on, as a body's does when running or climbing stairs) or "too short" (it \
+            stopped as soon as it began, as a knock does). Then the outcome of each intent or shake: \
+            performed, cancelled, noContext (no app was in the current context, so the shake was \
+            only logged) or ignored (a prompt was open, or the short cooldown after one ran). Times \
+            are seconds on the daemon's monotonic clock. The monitor never carries apps' titles or \
+            results.
 
-            With --format json, prints one JSON object per line with the keys kind (shake or \
-            outcome), time, reversals, peak and outcome. Stops after --count events when given, \
-            and exits with status 1 when the daemon cannot be reached or goes away.
+            With --format json, prints one JSON object per line with the keys kind (began, shake, \
+            dropped or outcome), time, reversals, peak, reason and outcome. Stops after --count \
+            events when given, and exits with status 1 when the daemon cannot be reached or goes away.
             """
     )
 
@@ -55,16 +59,31 @@ struct Watch: AsyncParsableCommand {
         }
     }
 
+    /// A shake's reversals and peak, for people.
+    static func strokes(_ event: MonitorEvent) -> String {
+        let reversals = event.reversals.map { "\($0) reversals" } ?? "reversals unknown"
+        return reversals + (event.peak.map { ", peak \(decimal($0, 1)) m/s²" } ?? "")
+    }
+
     /// An event for people: its time, then what happened.
     static func text(_ event: MonitorEvent) -> String {
         let time = pad(decimal(event.time, 3), 10) + " s  "
         switch event.kind {
         case .started:
             return time + "monitoring started"
+        case .began:
+            return time + "shake began (\(Self.strokes(event))): waiting for the hand to stop"
         case .shake:
-            let reversals = event.reversals.map { "\($0) reversals" } ?? "reversals unknown"
-            let peak = event.peak.map { ", peak \(decimal($0, 1)) m/s²" } ?? ""
-            return time + "shake recognized (\(reversals)\(peak))"
+            return time + "shake recognized (\(Self.strokes(event))): the hand stopped"
+        case .dropped:
+            let why =
+                switch event.reason {
+                case "kept going": "kept going, as a body's motion does"
+                case "too short": "too short, it stopped as soon as it began"
+                case let reason?: reason
+                case nil: "reason unknown"
+                }
+            return time + "shake dropped (\(Self.strokes(event))): \(why)"
         case .outcome:
             switch event.outcome {
             case .performed?: return time + "performed: the app undid or redid"
