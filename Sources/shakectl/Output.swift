@@ -1,23 +1,39 @@
 import Foundation
 import ShakeDetection
 
-/// One detection as `detect` prints it in JSON: times are seconds on the trace's own `t` axis
-/// (or from the start of a live run).
+/// One phase of a shake as `detect` prints it in JSON: times are seconds on the trace's own `t` axis
+/// (or from the start of a live run). `phase` is `ended` for a shake to act on (the only phase printed
+/// without `--phases`), `began` when its strokes first looked like a shake, `dropped` (with `reason`)
+/// when it came to nothing; `recognized` is when this phase came.
 struct DetectionRecord: Codable {
     var detector: String
+    var phase: String
     var onset: Double
+    var began: Double
     var recognized: Double
     var latency: Double
     var peak: Double
     var reversals: Int
     var axis: String
     var direction: String
+    var reason: String?
 
-    init(detector: DetectorKind, event: ShakeEvent, origin: Int64) {
+    init(detector: DetectorKind, phase: ShakePhase, origin: Int64) {
+        let event = phase.event
         self.detector = detector.rawValue
         onset = rounded(Double(event.onset - origin) / 1e9)
-        recognized = rounded(Double(event.recognized - origin) / 1e9)
-        latency = rounded(Double(event.latency) / 1e9)
+        began = rounded(Double(event.began - origin) / 1e9)
+        var at = event.recognized
+        switch phase {
+        case .began: self.phase = "began"
+        case .ended: self.phase = "ended"
+        case .dropped(_, let why, let when):
+            self.phase = "dropped"
+            reason = why.rawValue
+            at = when
+        }
+        recognized = rounded(Double(at - origin) / 1e9)
+        latency = rounded(recognized - onset)
         peak = rounded(event.peak, 2)
         reversals = event.reversals
         axis = event.axis.rawValue
@@ -29,33 +45,45 @@ struct DetectionRecord: Codable {
 
     /// The record as a line for people.
     var textLine: String {
-        "\(detector): shake recognized at \(decimal(recognized, 3)) s (onset \(decimal(onset, 3)) s, "
-            + "\(reversals) reversals, peak \(decimal(peak, 1)) m/s², along \(direction == "positive" ? "+" : "-")\(axis))"
+        let along = "along \(direction == "positive" ? "+" : "-")\(axis)"
+        switch phase {
+        case "began":
+            return "\(detector): shake began at \(decimal(recognized, 3)) s (onset \(decimal(onset, 3)) s, "
+                + "\(reversals) reversals, peak \(decimal(peak, 1)) m/s², \(along))"
+        case "dropped":
+            return "\(detector): shake dropped at \(decimal(recognized, 3)) s (began \(decimal(began, 3)) s): "
+                + (reason ?? "")
+        default:
+            return "\(detector): shake recognized at \(decimal(recognized, 3)) s (onset \(decimal(onset, 3)) s, "
+                + "began \(decimal(began, 3)) s, \(reversals) reversals, peak \(decimal(peak, 1)) m/s², \(along))"
+        }
     }
 }
 
-/// Runs one detector over samples in time order and prints each shake it recognizes, as
-/// `detect` does for a file and for a live sensor alike.
+/// Runs one detector over samples in time order and prints each shake it recognizes (with `phases`,
+/// also each shake that began or was dropped), as `detect` does for a file and for a live sensor alike.
 struct DetectionPrinter {
     private var detector: any ShakeDetecting
     private let kind: DetectorKind
     private let format: OutputFormat
+    private let phases: Bool
     private var origin: Int64?
     private var count = 0
 
-    init(options: DetectorOptions, format: OutputFormat) {
+    init(options: DetectorOptions, format: OutputFormat, phases: Bool = false) {
         detector = options.detector.make(sensitivity: options.sensitivity)
         kind = options.detector
         self.format = format
+        self.phases = phases
     }
 
     /// Feeds a sample; times are printed relative to the first sample fed.
     mutating func feed(_ sample: Sample) {
         let o = origin ?? sample.timestamp
         origin = o
-        guard let event = detector.process(sample) else { return }
-        count += 1
-        let record = DetectionRecord(detector: kind, event: event, origin: o)
+        guard let phase = detector.advance(sample) else { return }
+        if case .ended = phase { count += 1 } else if !phases { return }
+        let record = DetectionRecord(detector: kind, phase: phase, origin: o)
         print(format == .json ? record.jsonLine : record.textLine)
     }
 

@@ -8,8 +8,12 @@ struct Detect: AsyncParsableCommand {
         abstract: "Run a shake detector over a trace file and print every shake it recognizes.",
         discussion: """
             Reads TRACE.csv (header t,x,y,z; t in seconds, x/y/z in m/s² including gravity) as a \
-            stream and prints one line per recognized shake. With --format json each line is a JSON \
-            object with at least "onset" and "recognized", in seconds on the trace's own t axis.
+            stream and prints one line per recognized shake: a shake is recognized when the hand \
+            stops, and "began" says when its strokes first looked like one. With --phases it also \
+            prints each shake as it begins and each that is dropped (the motion kept going, as a \
+            body's does), with the reason. With --format json each line is a JSON object with at \
+            least "phase" (ended, began or dropped), "onset", "began" and "recognized", in seconds on \
+            the trace's own t axis.
 
             Example:
               shakectl detect ../shared/traces/qt_shake_left.csv --format json
@@ -24,6 +28,9 @@ struct Detect: AsyncParsableCommand {
 
     @Option(help: "Output format: text or json.")
     var format: OutputFormat = .text
+
+    @Flag(help: "Also print each shake as it begins, and each that is dropped and why.")
+    var phases = false
 
     @Flag(help: "Read the live accelerometer instead of a trace; times are then seconds from the run's first sample.")
     var live = false
@@ -43,7 +50,7 @@ struct Detect: AsyncParsableCommand {
 
     func run() async throws {
         if live { return try await runLive() }
-        var printer = DetectionPrinter(options: detectorOptions, format: format)
+        var printer = DetectionPrinter(options: detectorOptions, format: format, phases: phases)
         var iterator = TraceReader(path: trace ?? "").makeIterator()
         do {
             while let sample = try iterator.nextSample() { printer.feed(sample) }
