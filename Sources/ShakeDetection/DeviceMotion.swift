@@ -97,8 +97,8 @@ struct DeviceMotion: Sendable {
     private(set) var lastFreeFall: Int64?
     /// The gravity estimate every ``orientationStep`` nanoseconds, newest last, and when the newest was
     /// taken: two seconds of how the device was held.
-    private(set) var orientations = Ring<8, Vector3>(filler: .zero)
     private(set) var lastOrientationAt: Int64 = 0
+    private(set) var orientations = Ring<8, Vector3>(filler: .zero)
 
     init(configuration: ShakeDetectorConfiguration) {
         settings = Settings(configuration)

@@ -46,14 +46,15 @@
 ///
 /// Each sample costs O(1) work and no allocation; the detector has no clock and no I/O.
 public struct ShakeDetector: ShakeDetecting {
-    /// The settings in force.
-    public let configuration: ShakeDetectorConfiguration
+    // The hot state first, in the order a sample reads it.
     private var device: DeviceMotion
-    private var motion: StrokeChain
-    private var principalAxis: StrokeChain
     /// The shake that began and has not ended, if any.
     private var shake: ShakeEnding?
     private let ending: ShakeEnding.Settings
+    private var motion: StrokeChain
+    private var principalAxis: StrokeChain
+    /// The settings in force.
+    public let configuration: ShakeDetectorConfiguration
 
     /// Creates a detector with the given settings.
     public init(configuration: ShakeDetectorConfiguration = .init()) {

@@ -42,31 +42,35 @@ struct StrokeChain: Sendable {
         var diesAway: Bool
     }
 
-    /// The settings in force.
-    let configuration: ShakeDetectorConfiguration
+    // Stored in the order a sample reads them, the small and hot first: a sample touches few cache lines.
     let view: View
-    /// Time constant of the principal axis's window: about the length of a short shake.
-    private static let principalAxisTimeConstant = 1.0
-    private var principal = PrincipalAxis()
+    /// The stroke thresholds: in motion going on, and fresh from stillness (``configuration``'s).
+    private let thresholds: (strict: Double, gentle: Double)
     /// Whether `principal` has taken in motion since it was last cleared.
     private var principalInUse = false
-
     /// Whether the stroke in progress, when it began, was too weak to complete a shake or not
     /// yet opposite the last stroke, so recognition is tried again as it grows.
     private var retryAsStrokeGrows = false
+    /// The second moments of the motion integrated over time, over every sample after a stroke began until
+    /// the chain is forgotten: a chain's are the difference between now and its first stroke (its mean
+    /// square, and how much lies off its line).
+    private var moments = MotionMoments.zero
     /// The stroke in progress, if the motion is above threshold now.
     private var current: Stroke?
+    /// Time constant of the principal axis's window: about the length of a short shake.
+    private static let principalAxisTimeConstant = 1.0
+    private var principal = PrincipalAxis()
     /// The closed strokes of the current chain of reversals, newest last.
     private(set) var chain = Ring<8, Stroke>(filler: .none)
     /// Start times of recent strokes, for telling ongoing activity from a fresh shake.
     private(set) var recentStarts = Ring<16, Int64>(filler: 0)
-    /// The second moments of the motion integrated over time since the last reset: a chain's are the
-    /// difference between now and its first stroke (its mean square, and how much lies off its line).
-    private var moments = MotionMoments.zero
+    /// The settings in force.
+    let configuration: ShakeDetectorConfiguration
 
     init(configuration: ShakeDetectorConfiguration, view: View) {
         self.configuration = configuration
         self.view = view
+        thresholds = (configuration.strokeThreshold, configuration.gentleThreshold)
     }
 
     mutating func reset() {
@@ -89,22 +93,30 @@ struct StrokeChain: Sendable {
     mutating func advance(_ step: DeviceMotion.Step) -> Match? {
         // Most samples are not fresh from stillness: then the line's view has nothing to do, and no call.
         if view == .principalAxis, !step.fresh, !principalInUse, isIdle { return nil }
-        return follow(step)
+        // What every sample reads goes in registers; the rest of the step only where it is needed. A step
+        // handed over whole goes through memory, and reading it back stalled each call (measured: the
+        // first load took nearly half of the call's time).
+        return follow(step, t: step.t, dt: step.dt, dynamic: step.dynamic, squared: step.squared, fresh: step.fresh)
     }
 
     /// ``advance(_:)``'s work.
-    private mutating func follow(_ step: DeviceMotion.Step) -> Match? {
-        let t = step.t
-        var dynamic = step.dynamic
-        let threshold = step.fresh ? configuration.gentleThreshold : configuration.strokeThreshold
+    private mutating func follow(
+        _ step: borrowing DeviceMotion.Step, t: Int64, dt: Double, dynamic: Vector3, squared stepSquared: Double,
+        fresh: Bool
+    ) -> Match? {
+        var dynamic = dynamic
+        let threshold = fresh ? thresholds.gentle : thresholds.strict
         let squared: Double
+        // The moments serve a chain's stretch, from its first stroke on (a difference of two snapshots):
+        // while none is under way the samples are part of no stretch, and need not be added.
+        let idle = isIdle
         switch view {
         case .motion:
-            squared = step.squared
-            moments.add(dynamic, over: step.dt)
+            squared = stepSquared
+            if !idle { moments.add(dynamic, over: dt) }
         case .principalAxis:
             // The axis of the motion since it began from stillness; nothing else is seen here.
-            guard step.fresh else {
+            guard fresh else {
                 if principalInUse {
                     principal = PrincipalAxis()
                     principalInUse = false
@@ -115,16 +127,16 @@ struct StrokeChain: Sendable {
                 squared = 0
                 break
             }
-            principal.update(dynamic, weight: step.dt / (Self.principalAxisTimeConstant + step.dt))
+            principal.update(dynamic, weight: dt / (Self.principalAxisTimeConstant + dt))
             principalInUse = true
             dynamic = principal.project(dynamic)
             squared = dynamic.dot(dynamic)
             // On a line there is nothing off it: the squared strength (the trace) is all the gates use.
-            moments.xx += squared * step.dt
+            if !idle { moments.xx += squared * dt }
         }
         // Below half the threshold nothing grows or turns back: a stroke in progress ends. Most samples
         // are here, and need no square root.
-        let half = threshold / 2
+        let half = threshold * 0.5  // a multiplication: a division costs several times as much
         guard squared >= half * half else {
             if current != nil { closeCurrent() }
             dropStaleChain(at: t)
@@ -134,7 +146,7 @@ struct StrokeChain: Sendable {
         let saturated = step.isSaturated
 
         // The motion swings back past half the threshold: a reversal may complete a shake now.
-        if let stroke = current, strength >= threshold / 2, strength < threshold,
+        if let stroke = current, strength >= half, strength < threshold,
             dynamic.cosine(stroke.peak) < -0.5, chain.count + 2 >= configuration.reversals + 1
         {
             closeCurrent()

@@ -41,9 +41,10 @@ struct Vector3: Hashable, Sendable {
 
 /// A fixed-capacity ring that keeps the newest `capacity` elements without allocating.
 struct Ring<let capacity: Int, Element: Sendable>: Sendable {
-    private var storage: InlineArray<capacity, Element>
+    // The head and count first: every sample reads the count, and the storage runs to many cache lines.
     private var head = 0
     private(set) var count = 0
+    private var storage: InlineArray<capacity, Element>
 
     init(filler: Element) {
         storage = InlineArray(repeating: filler)
