@@ -12,7 +12,10 @@ struct Bench: AsyncParsableCommand {
             Feeds the same samples (every trace in --traces, or a synthetic mix when that folder is \
             missing) through each detector several times and reports the median and spread of \
             ns per sample, the ratio to shaked, and heap allocations per sample counted by the \
-            malloc interposer. Build in release mode first, or the figures mean little:
+            malloc interposer. The detectors take turns, run by run, so that the machine speeding \
+            up or slowing down touches them alike; each ratio is the median of the runs' own \
+            ratios (a detector's time over shaked's in the same run). Build in release mode first, \
+            or the figures mean little:
               swift build -c release && .build/release/shakectl bench
             This is a benchmark, not a test: the machine's load moves the times, so compare ratios \
             and repeated figures.
@@ -36,6 +39,8 @@ struct Bench: AsyncParsableCommand {
         var detector: String
         var nsPerSample: Double
         var nsPerSampleRuns: [Double]
+        /// The median of this detector's time over shaked's, run by run.
+        var ratioToShaked: Double
         var allocationsPerSample: Double
         var samples: Int
         var build: String
@@ -57,17 +62,23 @@ struct Bench: AsyncParsableCommand {
         let samples = loadSamples()
         printError(
             "benchmarking \(DetectorKind.allCases.count) detectors on \(samples.count) samples, \(runs) runs each")
+        // Run by run, every detector in turn.
+        let kinds = DetectorKind.allCases
+        var times = [[Double]](repeating: [], count: kinds.count)
+        for _ in 0..<runs {
+            for (i, kind) in kinds.enumerated() { times[i].append(timePerSample(kind.make(), samples)) }
+        }
+        let shakedIndex = kinds.firstIndex(of: .shaked) ?? 0
         var results: [Result] = []
-        for kind in DetectorKind.allCases {
-            let runsNs = (0..<runs).map { _ in timePerSample(kind.make(), samples) }
-            let allocations = allocationsPerSample(kind.make(), samples)
+        for (i, kind) in kinds.enumerated() {
+            let ratios = zip(times[i], times[shakedIndex]).map { $0 / $1 }
             results.append(
                 Result(
-                    detector: kind.rawValue, nsPerSample: rounded(percentile(runsNs, 50)!, 2),
-                    nsPerSampleRuns: runsNs.map { rounded($0, 2) }, allocationsPerSample: allocations,
-                    samples: samples.count, build: build))
+                    detector: kind.rawValue, nsPerSample: rounded(percentile(times[i], 50)!, 2),
+                    nsPerSampleRuns: times[i].map { rounded($0, 2) }, ratioToShaked: rounded(percentile(ratios, 50)!, 3),
+                    allocationsPerSample: allocationsPerSample(kind.make(), samples), samples: samples.count,
+                    build: build))
         }
-        let base = results.first { $0.detector == DetectorKind.shaked.rawValue }?.nsPerSample ?? 1
         for r in results {
             if format == .json {
                 print(encodeJSONLine(r))
@@ -75,7 +86,7 @@ struct Bench: AsyncParsableCommand {
                 let spread = "\(decimal(r.nsPerSampleRuns.min()!, 1))-\(decimal(r.nsPerSampleRuns.max()!, 1))"
                 print(
                     pad(r.detector, 10, left: true) + pad(decimal(r.nsPerSample, 1), 8) + " ns/sample (runs \(spread), "
-                        + "\(decimal(r.nsPerSample / base, 2))x shaked)  "
+                        + "\(decimal(r.ratioToShaked, 2))x shaked)  "
                         + "\(decimal(r.allocationsPerSample, 4)) allocations/sample")
             }
         }
