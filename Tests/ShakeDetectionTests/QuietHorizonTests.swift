@@ -4,10 +4,10 @@ import Testing
 import Traces
 
 /// ``ShakeDetecting/quietHorizon`` lets a buffered reader skip wake-ups at no cost in latency, so it
-/// must never promise quiet that an event then breaks: checked at every sample of every set, real
-/// shakes by many hands and daily life alike.
+/// must never promise quiet that a shake's phase then breaks (a shake beginning, ending or being
+/// dropped): checked at every sample of every set, real shakes by many hands and daily life alike.
 @Suite struct QuietHorizonTests {
-    @Test("no event comes sooner than the detector's quiet horizon said, in any recording of any set")
+    @Test("no phase of a shake comes sooner than the detector's quiet horizon said, in any recording of any set")
     func theHorizonHoldsOnEverySet() throws {
         var events = 0
         var samples = 0
@@ -22,11 +22,14 @@ import Traces
                 // The latest time before which the samples so far have promised no event.
                 var quietUntil = Int64.min
                 for sample in trace {
-                    if let event = detector.process(sample) {
+                    if let phase = detector.advance(sample) {
                         events += 1
-                        #expect(
-                            event.recognized >= quietUntil,
-                            "\(file): an event at \(event.recognized) ns, quiet promised until \(quietUntil)")
+                        let time: Int64
+                        switch phase {
+                        case .began(let event), .ended(let event): time = event.recognized
+                        case .dropped(_, _, let at): time = at
+                        }
+                        #expect(time >= quietUntil, "\(file): \(phase) at \(time) ns, quiet promised until \(quietUntil)")
                     }
                     let horizon = detector.quietHorizon
                     #expect(horizon >= 0)
@@ -36,12 +39,12 @@ import Traces
                 }
             }
         }
-        // Not vacuous: shakes were recognized, and most samples promised some quiet.
-        #expect(events >= 100, "\(events) events")
+        // Not vacuous: shakes began and ended, and most samples promised some quiet.
+        #expect(events >= 200, "\(events) phases")
         #expect(promised * 2 >= samples, "\(promised) of \(samples) samples promised quiet")
     }
 
-    @Test("quiet while nothing moves, none while a stroke is under way, quiet again while holding off")
+    @Test("quiet while nothing moves, none while a shake is under way, quiet again once it has ended")
     func horizonFollowsTheStrokes() throws {
         var detector = ShakeDetector()
         let expected = Int64(Double(detector.configuration.reversals) * detector.configuration.halfPeriod.lowerBound * 1e9)
@@ -53,12 +56,13 @@ import Traces
         }
         let recognized = try #require(recognizedAt)
         #expect(expected == 120_000_000)
-        // Before the shake (from the second sample to 2 s), quiet; during it, none while its strokes
-        // build a chain; right after the event, the hold-off's; and at the end.
+        // Before the shake (from the second sample to 2 s), quiet; from its first stroke until it ends,
+        // none (it may end at any sample); once it has ended its strokes are forgotten: quiet again.
         #expect(horizons[1..<200].allSatisfy { $0 == expected })
         let index = Int((recognized + 5_000_000) / 10_000_000)
-        #expect(index > 200 && horizons[200..<index].contains(0))
-        #expect(horizons[index] == expected, "holding off after the event")
+        #expect(index > 320, "ended after the last stroke (3.2 s): \(recognized) ns")
+        #expect(horizons[202..<index].allSatisfy { $0 == 0 }, "none while the shake is under way")
+        #expect(horizons[index] == expected, "quiet once it has ended")
         #expect(horizons.last == expected)
     }
 }
