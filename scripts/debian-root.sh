@@ -23,8 +23,8 @@ that it lacks. Prints the root's path on the last line.
   --arch ARCH       Debian architecture (default: this machine's); a foreign one runs through
                     qemu-user-static's binfmt entry, which this script registers
   --name NAME       folder name under $SHAKED_ROOTS (default: SUITE-ARCH)
-  --mirror URL      Debian archive (default: the first deb.debian.org-style URI apt uses here,
-                    else http://deb.debian.org/debian)
+  --mirror URL      Debian archive (default: the one apt uses here, from its sources:
+                    scripts/apt-mirror.sh; with none there, this option is needed)
   --no-valid-until  accept a Release file whose Valid-Until has passed (the unstable suite's
                     can be expired in this archive)
   -h, --help        show this help
@@ -56,11 +56,8 @@ arch=${arch:-$host_arch}
 name=${name:-$suite-$arch}
 roots=${SHAKED_ROOTS:-/var/cache/shaked/roots}
 root=$roots/$name
-if [ -z "$mirror" ]; then
-    mirror=$(grep -rhoE 'https?://deb\.debian\.org/debian/?' /etc/apt/sources.list /etc/apt/sources.list.d 2>/dev/null |
-        head -1 || true)
-    mirror=${mirror:-http://deb.debian.org/debian}
-fi
+# The archive apt uses here: no host is named in this tree (scripts/apt-mirror.sh says what to do without one).
+[ -n "$mirror" ] || mirror=$(scripts/apt-mirror.sh)
 
 # A foreign architecture runs its programs through qemu-user: the binfmt entry must be there.
 if [ "$arch" != "$host_arch" ]; then
