@@ -82,6 +82,10 @@ struct DeviceMotion: Sendable {
     /// The last time step between samples, in seconds, and the gravity filter's coefficient for it.
     private var lastStep = (dt: 0.0, alpha: 0.0)
     private(set) var lastTimestamp: Int64?
+    /// The stream's usual time between samples (ns), 0 before the second sample: a running average that
+    /// follows short steps closely and long ones slowly, so that a gap moves it little and a lasting
+    /// change of rate still carries it along.
+    private(set) var usualStep: Int64 = 0
     /// The sample before, for spotting a saturated sensor (the same large value twice).
     private var lastRaw = Vector3.zero
     /// Since when the motion has been below ``ShakeDetectorConfiguration/calmLevel``, while it is.
@@ -116,7 +120,35 @@ struct DeviceMotion: Sendable {
     /// ``ShakeDetectorConfiguration/gapReset``.
     func isBreak(at t: Int64) -> Bool {
         guard let last = lastTimestamp else { return false }
-        return t <= last || t - last > settings.gapReset
+        return t < last || t - last > settings.gapReset
+    }
+
+    /// Whether a sample at `t` is stamped with the last one's time: the same instant read twice.
+    func isRepeat(at t: Int64) -> Bool { t == lastTimestamp }
+
+    /// The most samples ``missing(before:)`` fills in, whatever the stream's rate says.
+    static let mostMissing = 128
+
+    /// How many samples the stream lost before one at `t` (0 when none): a gap under
+    /// ``ShakeDetectorConfiguration/gapReset`` but over two and a half usual steps. Another reader that
+    /// drains a shared buffer takes a stretch of the samples (iio-sensor-proxy beside a time-shared
+    /// buffer), and a busy system polls late; the strokes go on through such a gap, so the detector
+    /// sees it filled in (``filling(_:of:toward:)``) rather than as one long step.
+    func missing(before t: Int64) -> Int {
+        guard usualStep > 0, let last = lastTimestamp else { return 0 }
+        let gap = t - last
+        guard gap > usualStep * 5 / 2, gap <= settings.gapReset else { return 0 }
+        return Int(min((gap + usualStep / 2) / usualStep - 1, Int64(Self.mostMissing)))
+    }
+
+    /// The `k`th of `count` samples filled in, evenly in time and on the line, between the last sample
+    /// and `next`.
+    func filling(_ k: Int, of count: Int, toward next: Sample) -> Sample {
+        let last = lastTimestamp ?? next.timestamp
+        let w = Double(k) / Double(count + 1)
+        let to = Vector3(next)
+        let at = lastRaw + w * (to - lastRaw)
+        return Sample(timestamp: last + (next.timestamp - last) * Int64(k) / Int64(count + 1), x: at.x, y: at.y, z: at.z)
     }
 
     /// Takes in one sample (finite, and after the last: see ``isBreak(at:)``) and returns it as the views
@@ -138,7 +170,13 @@ struct DeviceMotion: Sendable {
         }
         // Backward-Euler low-pass coefficient: exact enough for dt much below the time constant,
         // and needs no libm.
-        let dt = seconds(t - previous)
+        let step = t - previous
+        let dt = seconds(step)
+        if usualStep == 0 {
+            usualStep = step
+        } else {
+            usualStep += (step - usualStep) / (step <= usualStep * 2 ? 8 : 32)
+        }
         // A division is the dearest step of a sample; at a steady rate dt repeats, and so does alpha.
         if dt != lastStep.dt { lastStep = (dt, dt / (settings.gravityTimeConstant + dt)) }
         let newGravity = g + lastStep.alpha * (raw - g)

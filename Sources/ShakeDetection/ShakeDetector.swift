@@ -75,6 +75,7 @@ public struct ShakeDetector: ShakeDetecting {
         motion.reset()
         principalAxis.reset()
         shake = nil
+        // (A phase already held is still delivered: it happened.)
     }
 
     /// Whether the motion has stayed below the calm level for the calm dwell, as of the last sample.
@@ -85,26 +86,47 @@ public struct ShakeDetector: ShakeDetecting {
     /// one). Otherwise a shake needs ``ShakeDetectorConfiguration/reversals`` half cycles between strokes
     /// that all begin after the last sample, each no shorter than the shortest half cycle on average.
     public var quietHorizon: Int64 {
-        guard shake == nil, motion.isIdle, principalAxis.isIdle else { return 0 }
+        guard shake == nil, held.isEmpty, motion.isIdle, principalAxis.isIdle else { return 0 }
         return Int64(Double(configuration.reversals) * configuration.halfPeriod.lowerBound * 1e9)
     }
 
     public mutating func advance(_ sample: Sample) -> ShakePhase? {
-        guard sample.x.isFinite, sample.y.isFinite, sample.z.isFinite else { return nil }
-        var interrupted: ShakePhase?
+        guard sample.x.isFinite, sample.y.isFinite, sample.z.isFinite else { return held.next() }
+        // The same instant read twice (a driver's timestamp quirk, a buffer handed over): nothing new.
+        if device.isRepeat(at: sample.timestamp) { return held.next() }
         if device.isBreak(at: sample.timestamp) {
             // Time went backwards or the stream stalled: start over from this sample.
-            if let shake { interrupted = .dropped(shake.event, .interrupted, at: sample.timestamp) }
+            if let shake { held.add(.dropped(shake.event, .interrupted, at: sample.timestamp)) }
             reset()
+        } else {
+            // Samples lost on the way are filled in, so that strokes go on through the gap.
+            let missing = device.missing(before: sample.timestamp)
+            if missing > 0 {
+                // Each the next of those left, evenly spaced from the one before.
+                for left in stride(from: missing, to: 0, by: -1) {
+                    held.add(take(device.filling(1, of: left, toward: sample)))
+                }
+            }
         }
-        guard let step = device.advance(sample) else { return interrupted }
+        if held.isEmpty { return take(sample) }
+        held.add(take(sample))
+        return held.next()
+    }
+
+    /// Phases that came from filled-in samples together with a real one, delivered one per sample in
+    /// the order they came (two at most, in practice).
+    private var held = HeldPhases()
+
+    @inline(__always)
+    private mutating func take(_ sample: Sample) -> ShakePhase? {
+        guard let step = device.advance(sample) else { return nil }
         var match = motion.advance(step)
         if let seen = match, device.isBodyMotion(seen) { match = nil }
         if let seenOnLine = principalAxis.advance(step), match == nil, !device.isBodyMotion(seenOnLine) {
             match = seenOnLine
         }
         guard var ongoing = shake else {
-            guard let match else { return interrupted }
+            guard let match else { return nil }
             shake = ShakeEnding(match, settings: ending)
             device.keepsFresh = match.fromStillness
             return .began(match.event)
@@ -129,5 +151,36 @@ public struct ShakeDetector: ShakeDetecting {
             device.keepsFresh = false
             return .dropped(ongoing.event, .tooShort, at: step.t)
         }
+    }
+}
+
+/// A few phases waiting to be delivered, oldest first, without allocating.
+struct HeldPhases {
+    private var first: ShakePhase?
+    private var second: ShakePhase?
+    private var third: ShakePhase?
+
+    var isEmpty: Bool { first == nil }
+
+    /// Adds `phase` after those held; with all three slots taken the newest replaces the last (a fill
+    /// can hold at most a shake that began and ended, after one already held).
+    mutating func add(_ phase: ShakePhase?) {
+        guard let phase else { return }
+        if first == nil {
+            first = phase
+        } else if second == nil {
+            second = phase
+        } else {
+            third = phase
+        }
+    }
+
+    /// The oldest phase held, taken out.
+    mutating func next() -> ShakePhase? {
+        let oldest = first
+        first = second
+        second = third
+        third = nil
+        return oldest
     }
 }
