@@ -86,6 +86,9 @@ struct DeviceMotion: Sendable {
     /// follows short steps closely and long ones slowly, so that a gap moves it little and a lasting
     /// change of rate still carries it along.
     private(set) var usualStep: Int64 = 0
+    /// The longest step that is the stream's pace: two and a half usual steps, and no more than
+    /// ``ShakeDetectorConfiguration/gapReset``; 0 before the second sample.
+    private var paceLimit: Int64 = 0
     /// The sample before, for spotting a saturated sensor (the same large value twice).
     private var lastRaw = Vector3.zero
     /// Since when the motion has been below ``ShakeDetectorConfiguration/calmLevel``, while it is.
@@ -116,29 +119,50 @@ struct DeviceMotion: Sendable {
         self = DeviceMotion(settings: settings)
     }
 
-    /// Whether a sample at `t` starts over: time went backwards or the samples stalled longer than
-    /// ``ShakeDetectorConfiguration/gapReset``.
-    func isBreak(at t: Int64) -> Bool {
-        guard let last = lastTimestamp else { return false }
-        return t < last || t - last > settings.gapReset
+    /// What a sample is to the stream, from the time since the last one.
+    enum Arrival: Equatable {
+        /// The next sample, at the stream's pace.
+        case next
+        /// Stamped with the last one's time: the same instant read twice (nothing new).
+        case repeated
+        /// Time went backwards or the samples stalled longer than
+        /// ``ShakeDetectorConfiguration/gapReset``: start over from it.
+        case restart
+        /// After `missing` samples the stream lost (``missing(after:)``).
+        case afterGap(missing: Int)
     }
 
-    /// Whether a sample at `t` is stamped with the last one's time: the same instant read twice.
-    func isRepeat(at t: Int64) -> Bool { t == lastTimestamp }
+    /// What a sample at `t` is to the stream (``Arrival``). Inlined: at the stream's pace it is one
+    /// subtraction and one comparison.
+    @inline(__always)
+    func arrival(at t: Int64) -> Arrival {
+        guard let last = lastTimestamp else { return .next }
+        let gap = t &- last
+        if gap > 0, gap <= paceLimit { return .next }
+        // Static, given what it needs: a method of `self` here would copy the whole struct first.
+        return Self.arrival(after: gap, usualStep: usualStep, gapReset: settings.gapReset)
+    }
 
-    /// The most samples ``missing(before:)`` fills in, whatever the stream's rate says.
+    /// ``arrival(at:)`` off the stream's pace.
+    @inline(never)
+    private static func arrival(after gap: Int64, usualStep: Int64, gapReset: Int64) -> Arrival {
+        if gap == 0 { return .repeated }
+        if gap < 0 || gap > gapReset { return .restart }
+        let missing = missing(after: gap, usualStep: usualStep, gapReset: gapReset)
+        return missing > 0 ? .afterGap(missing: missing) : .next
+    }
+
+    /// The most samples ``missing(after:usualStep:gapReset:)`` fills in, whatever the stream's rate says.
     static let mostMissing = 128
 
-    /// How many samples the stream lost before one at `t` (0 when none): a gap under
+    /// How many samples the stream lost in a `gap` between two samples (0 when none): a gap under
     /// ``ShakeDetectorConfiguration/gapReset`` but over two and a half usual steps. Another reader that
     /// drains a shared buffer takes a stretch of the samples (iio-sensor-proxy beside a time-shared
     /// buffer), and a busy system polls late; the strokes go on through such a gap, so the detector
     /// sees it filled in (``filling(_:of:toward:)``) rather than as one long step.
-    func missing(before t: Int64) -> Int {
-        guard usualStep > 0, let last = lastTimestamp else { return 0 }
-        let gap = t - last
-        guard gap > usualStep * 5 / 2, gap <= settings.gapReset else { return 0 }
-        return Int(min((gap + usualStep / 2) / usualStep - 1, Int64(Self.mostMissing)))
+    static func missing(after gap: Int64, usualStep: Int64, gapReset: Int64) -> Int {
+        guard usualStep > 0, gap > usualStep * 5 / 2, gap <= gapReset else { return 0 }
+        return Int(min((gap + usualStep / 2) / usualStep - 1, Int64(mostMissing)))
     }
 
     /// The `k`th of `count` samples filled in, evenly in time and on the line, between the last sample
@@ -151,7 +175,7 @@ struct DeviceMotion: Sendable {
         return Sample(timestamp: last + (next.timestamp - last) * Int64(k) / Int64(count + 1), x: at.x, y: at.y, z: at.z)
     }
 
-    /// Takes in one sample (finite, and after the last: see ``isBreak(at:)``) and returns it as the views
+    /// Takes in one sample (finite, and after the last: see ``arrival(at:)``) and returns it as the views
     /// see it; nil for the first sample, which only starts the gravity estimate. Inlined into the detector,
     /// so the step stays in registers rather than going through memory.
     @inline(__always)
@@ -175,8 +199,11 @@ struct DeviceMotion: Sendable {
         if usualStep == 0 {
             usualStep = step
         } else {
-            usualStep += (step - usualStep) / (step <= usualStep * 2 ? 8 : 32)
+            // An eighth of the difference, a thirty-second for a long step; shifts, not a division
+            // (a division by a divisor chosen at run time costs more than the rest of this step).
+            usualStep += (step - usualStep) >> (step <= usualStep &* 2 ? 3 : 5)
         }
+        paceLimit = min((usualStep &* 5) >> 1, settings.gapReset)
         // A division is the dearest step of a sample; at a steady rate dt repeats, and so does alpha.
         if dt != lastStep.dt { lastStep = (dt, dt / (settings.gravityTimeConstant + dt)) }
         let newGravity = g + lastStep.alpha * (raw - g)

@@ -12,14 +12,13 @@ import Testing
         for i in 0..<50 { _ = device.advance(Sample(timestamp: Int64(i) * 8_000_000, x: 0, y: 0, z: 9.8)) }
         let last = Int64(49) * 8_000_000
         #expect(device.usualStep == 8_000_000)
-        #expect(device.missing(before: last + 8_000_000) == 0)
-        #expect(device.missing(before: last + 16_000_000) == 0, "one late sample is jitter")
-        #expect(device.missing(before: last + 24_000_000) == 2)
-        #expect(device.missing(before: last + 100_000_000) == 12, "13 steps of 7.7 ms")
-        #expect(device.missing(before: last + 600_000_000) == 0, "past gapReset: a break, not a gap")
-        #expect(device.isBreak(at: last + 600_000_000))
-        #expect(device.isRepeat(at: last) && !device.isBreak(at: last))
-        #expect(device.isBreak(at: last - 1))
+        #expect(device.arrival(at: last + 8_000_000) == .next)
+        #expect(device.arrival(at: last + 16_000_000) == .next, "one late sample is jitter")
+        #expect(device.arrival(at: last + 24_000_000) == .afterGap(missing: 2))
+        #expect(device.arrival(at: last + 100_000_000) == .afterGap(missing: 12), "13 steps of 7.7 ms")
+        #expect(device.arrival(at: last + 600_000_000) == .restart, "past gapReset: a break, not a gap")
+        #expect(device.arrival(at: last) == .repeated)
+        #expect(device.arrival(at: last - 1) == .restart)
     }
 
     @Test("the samples filled in lie evenly in time and on the line between the two around the gap")
@@ -28,7 +27,7 @@ import Testing
         _ = device.advance(Sample(timestamp: 0, x: 0, y: 0, z: 9.8))
         _ = device.advance(Sample(timestamp: 10_000_000, x: 0, y: 0, z: 9.8))
         let next = Sample(timestamp: 50_000_000, x: 30, y: -3, z: 9.8)
-        #expect(device.missing(before: next.timestamp) == 3)
+        #expect(device.arrival(at: next.timestamp) == .afterGap(missing: 3))
         let filled = (1...3).map { device.filling($0, of: 3, toward: next) }
         #expect(filled.map(\.timestamp) == [20_000_000, 30_000_000, 40_000_000])
         #expect(filled.map(\.x) == [7.5, 15, 22.5])
@@ -46,10 +45,10 @@ import Testing
         var filledIn = 0
         for _ in 0..<200 {
             t += 16_700_000  // polled at 60 Hz from now on
-            filledIn += device.missing(before: t)
+            if case .afterGap(let missing) = device.arrival(at: t) { filledIn += missing }
             _ = device.advance(Sample(timestamp: t, x: 0, y: 0, z: 9.8))
         }
-        #expect(device.missing(before: t + 16_700_000) == 0, "the new rate is the usual one")
+        #expect(device.arrival(at: t + 16_700_000) == .next, "the new rate is the usual one")
         #expect(filledIn < 600, "filled in while the rate changed: \(filledIn)")
     }
 
