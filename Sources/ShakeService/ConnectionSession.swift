@@ -128,7 +128,7 @@ struct ConnectionSession {
         case .demoShake:
             guard let shake = server.demoShake else { throw unknown(header.method) }
             try require(.request)
-            shake()
+            await shake()
         case .getInfo:
             return codec.reply(server.info)
         case .getInterfaceDescription:

@@ -11,7 +11,7 @@ public final class ServerContext: Sendable {
     /// Interface definitions by name.
     let interfaces: [String: String]
     /// Plays a synthetic shake; nil unless the daemon runs `--demo`.
-    let demoShake: (@Sendable () -> Void)?
+    let demoShake: (@Sendable () async -> Void)?
     /// Where users' preferences are written; nil keeps them in memory only.
     let preferenceFile: PreferenceFile?
     /// Whether a process belongs to a peer's user and login session, for `StandIn`: logind's view in
@@ -25,7 +25,7 @@ public final class ServerContext: Sendable {
     /// Creates the context; `version` goes into GetInfo.
     public init(
         version: String, access: ResolvedAccessPolicy, limits: ShakedSettings.Limits = .init(),
-        demoShake: (@Sendable () -> Void)? = nil, preferenceFile: PreferenceFile? = nil,
+        demoShake: (@Sendable () async -> Void)? = nil, preferenceFile: PreferenceFile? = nil,
         sameSession: @escaping @Sendable (Peer, Int32) -> Bool = SessionCheck.sameUser
     ) {
         self.preferenceFile = preferenceFile

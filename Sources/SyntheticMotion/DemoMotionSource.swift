@@ -159,6 +159,21 @@ extension DemoMotionSource {
             }
         }
 
+        /// Asks every running stream to play a shake, waiting up to `timeout` for one to start when none
+        /// runs yet: a stream that is starting (an app has just taken the context, or the daemon has just
+        /// started again) plays it; when none starts in time, the shake is dropped.
+        ///
+        /// - Returns: whether a stream was running to play it.
+        @discardableResult
+        public func shake(within timeout: Duration) async -> Bool {
+            let deadline = ContinuousClock.now + timeout
+            while !shake() {
+                guard ContinuousClock.now < deadline, !Task.isCancelled else { return false }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+            return true
+        }
+
         /// Whether a stream is running, so that ``shake()`` would be played.
         public var isListening: Bool { runningStreams > 0 }
 

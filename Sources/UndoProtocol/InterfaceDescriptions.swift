@@ -333,10 +333,11 @@ public enum InterfaceDescriptions {
     interface io.shaked.Demo
 
     # Plays one synthetic shake (six side-to-side strokes at 3.8-4.8 Hz, 0.6-0.8 s) into
-    # the detector, on top of the motion playing. Returns at once; the shake is recognized a
-    # few hundred milliseconds later, like a real one. The demo source runs only while some
-    # app is in context, as a sensor would: otherwise the shake is dropped. A call while a
-    # shake is playing joins it.
+    # the detector, on top of the motion playing. Returns once the shake is under way; it is
+    # recognized when it stops, like a real one. The demo source runs only while some app is
+    # in context, as a sensor would: a call while it is starting (an app has just taken the
+    # context, or the daemon has just started) waits for it, up to 3 s; otherwise the shake is
+    # dropped. A call while a shake is playing joins it.
     method Shake() -> ()
 
     # The daemon is not running with --demo: there is nothing synthetic to shake.

@@ -27,7 +27,10 @@ struct SourceOptions: Sendable {
         if demo {
             let source = DemoMotionSource()
             let trigger = source.trigger
-            return ChosenSource(source: source, demoShake: { _ = trigger.shake() }, accelerometer: nil)
+            // A shake asked for while the source is starting (the app has just taken the context, or the
+            // daemon has just started again) is played once it reads, not lost.
+            return ChosenSource(
+                source: source, demoShake: { await trigger.shake(within: .seconds(3)) }, accelerometer: nil)
         }
         let mode: AccelerometerConfiguration.ModePreference =
             switch sensor.mode {
@@ -62,7 +65,7 @@ extension SourceOptions {
 /// A sample source and, for the demo source, its shake.
 struct ChosenSource: Sendable {
     let source: any SampleSource
-    let demoShake: (@Sendable () -> Void)?
+    let demoShake: (@Sendable () async -> Void)?
     /// The IIO source, to probe at start so readiness reports the sensor's state.
     let accelerometer: AccelerometerSource?
 }

@@ -88,6 +88,30 @@ struct DemoMotionSourceTests {
         }
     }
 
+    /// A shake asked for while no stream runs yet, waiting for one (as `io.shaked.Demo.Shake` does while
+    /// the source starts: an app has just taken the context, or the daemon has just started again), is
+    /// played once the stream starts, and recognized.
+    @Test func aShakeAskedForJustBeforeTheStreamStartsIsPlayedWhenItStarts() async throws {
+        let source = DemoMotionSource(seed: 9, script: .only(.holding), maximumLag: Self.noSkipping)
+        #expect(!source.trigger.isListening)
+        let asked = Task { await source.trigger.shake(within: .seconds(120)) }
+        // The request is waiting; then the stream starts.
+        try await Task.sleep(for: .milliseconds(200))
+        var detector = ShakeDetector()
+        var found: [ShakeEvent] = []
+        var first: Int64?
+        for try await event in source.events() {
+            guard case .samples(let batch) = event else { continue }
+            first = first ?? batch.first?.timestamp
+            found += batch.compactMap { detector.process($0) }
+            if let first, let last = batch.last, last.timestamp - first > 2_500_000_000 { break }
+        }
+        #expect(await asked.value, "a stream started, so the shake was played")
+        #expect(found.count == 1, "\(found)")
+        // A trigger that waits for nobody gives up, and nothing is played later.
+        #expect(await !DemoMotionSource(seed: 2).trigger.shake(within: .milliseconds(50)))
+    }
+
     /// With no stream running a shake is dropped, not saved for when reading starts.
     @Test func aShakeWithNoStreamRunningIsDropped() async throws {
         let source = DemoMotionSource(seed: 2, script: .only(.resting), maximumLag: Self.noSkipping)
