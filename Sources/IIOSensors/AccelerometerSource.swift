@@ -1,3 +1,4 @@
+import MonotonicClock
 import ShakeDetection
 import Synchronization
 import TextSafety
@@ -115,15 +116,26 @@ public struct AccelerometerSource: SampleSource {
     /// `NameOwnerChanged` says: a loop reading a buffer of its own gives way to it at once (the rotation
     /// service's raw reads fail while that buffer runs, and 3.7's set-up tears it down), instead of at
     /// its next look in `/proc` (every 10 s).
-    public func rotationServiceAppeared() {
+    /// `pid` is its process, when the bus said (named in messages about who holds the device).
+    public func rotationServiceAppeared(pid: Int32? = nil) {
+        loops.rotationService.ownerPID.store(pid ?? 0, ordering: .relaxed)
+        loops.rotationService.owned.store(true, ordering: .relaxed)
         for control in loops.all { control.rotationServiceAppeared() }
     }
 
-    /// Whether ``rotationServiceAppeared()`` will be called when a rotation service appears: while it is,
+    /// The rotation service's bus name lost its owner: it stopped, or is restarting (it is taken to be
+    /// around for a while yet).
+    public func rotationServiceLeft() {
+        loops.rotationService.leftAt.store(monotonicNanoseconds(), ordering: .relaxed)
+        loops.rotationService.owned.store(false, ordering: .relaxed)
+    }
+
+    /// Whether ``rotationServiceAppeared(pid:)`` will be called when a rotation service appears: while it is,
     /// a buffer of the loops' own does not look for one in `/proc` every 10 s. Set it false when the
     /// system bus goes away.
     public func followRotationService(_ followed: Bool) {
-        loops.rotationService.followed.store(followed, ordering: .relaxed)
+        if !followed { loops.rotationService.owned.store(false, ordering: .relaxed) }
+        loops.rotationService.followed.store(followed, ordering: .releasing)
     }
 
     /// How many reading threads of this source are running (including ones still closing the device).

@@ -49,10 +49,11 @@ final class BufferedReader: SampleReader {
         var clock: TimestampGuard
     }
 
-    /// Opens the device and starts its buffer.
+    /// Opens the device and starts its buffer. `following` is the source's rotation-service bus name, when
+    /// followed (``DeviceSharing/rotationService(following:)``).
     init(
         info: AccelerometerInfo, wantedRate: Double, wakeupsPerSecond: Double, timeoutMilliseconds: UInt32,
-        priority: AccelerometerConfiguration.SharingPriority = .rotation
+        priority: AccelerometerConfiguration.SharingPriority = .rotation, following: RotationServiceFollowing? = nil
     ) throws(IIOError) {
         guard let axes = info.scanChannels, let devnode = info.devnode else {
             throw IIOError(
@@ -70,10 +71,12 @@ final class BufferedReader: SampleReader {
         // opens): iio-sensor-proxy's, which stops rotating the screen if it is taken. With priority
         // "shake", or when it is a crashed reader's, it is disabled, since it blocks every setting below.
         // Writing "0" over "0" changes nothing and finds a missing write permission early, naming the file.
-        if priority == .rotation, DeviceSharing.bufferEnabled(info), DeviceSharing.holderOfEnabledBuffer(info) != nil {
+        if priority == .rotation, DeviceSharing.bufferEnabled(info),
+            DeviceSharing.holderOfEnabledBuffer(info, following: following) != nil
+        {
             throw DeviceSharing.busy(
                 info, "its IIO buffer is enabled, and a buffer of shaked's own would take the device from it "
-                    + "(Mode=auto in [Sensor] shares it instead)")
+                    + "(Mode=auto in [Sensor] shares it instead)", following: following)
         }
         if Sysfs.exists("\(base)/buffer/enable") { try Sysfs.write("\(base)/buffer/enable", "0") }
         if info.timestampChannel != nil, Sysfs.exists("\(base)/current_timestamp_clock") {
@@ -114,7 +117,7 @@ final class BufferedReader: SampleReader {
         do throws(IIOError) {
             buffer = try IIOBuffer(iio: iio, device: device, samples: watermark, path: devnode)
         } catch  where error.code == .busy {
-            throw DeviceSharing.busy(info, "another process has \(devnode) open", call: error.call)
+            throw DeviceSharing.busy(info, "another process has \(devnode) open", call: error.call, following: following)
         }
         guard buffer.step == decoder.scanBytes else {
             throw IIOError(
@@ -139,7 +142,7 @@ final class BufferedReader: SampleReader {
         self.context = consume context
         // While the buffer is enabled, drivers that claim direct mode refuse raw reads: a polling
         // iio-sensor-proxy would read zeros and stop rotating the screen. Rotation first: give it back.
-        if priority == .rotation, info.hasRawAttributes, let service = DeviceSharing.rotationService(),
+        if priority == .rotation, info.hasRawAttributes, let service = DeviceSharing.rotationService(following: following),
             (try? PolledAttribute(path: "\(base)/in_accel_x_raw").readInteger()) == nil
         {
             throw IIOError(

@@ -15,9 +15,10 @@
 enum DeviceSharing {
     /// A process that uses the device.
     struct Holder: Equatable, CustomStringConvertible {
-        let pid: Int32
+        /// nil for a rotation service known by its bus name when the bus did not say its process.
+        let pid: Int32?
         let name: String
-        var description: String { "\(name) (pid \(pid))" }
+        var description: String { pid.map { "\(name) (pid \($0))" } ?? name }
     }
 
     /// The command name iio-sensor-proxy runs under (`comm` is cut to 15 bytes).
@@ -58,8 +59,15 @@ enum DeviceSharing {
         return found
     }
 
-    /// A running rotation service (iio-sensor-proxy), if any.
-    static func rotationService() -> Holder? {
+    /// A running rotation service (iio-sensor-proxy), if any: where its bus name is followed (`following`),
+    /// the one that owns it on our bus; otherwise a process of its name in `/proc`, which on one machine may
+    /// serve another bus (another test's).
+    static func rotationService(following: RotationServiceFollowing? = nil) -> Holder? {
+        if let following, following.followed.load(ordering: .acquiring) {
+            guard following.owned.load(ordering: .relaxed) else { return nil }
+            let pid = following.ownerPID.load(ordering: .relaxed)
+            return Holder(pid: pid > 0 ? pid : nil, name: "iio-sensor-proxy")
+        }
         var service: Holder?
         forEachProcess { pid in
             guard service == nil else { return }
@@ -70,23 +78,25 @@ enum DeviceSharing {
     }
 
     /// Who to name for a device in use: the processes holding its node, else a running rotation service.
-    static func describeUser(of info: AccelerometerInfo) -> String {
-        holderOfEnabledBuffer(info) ?? "another process"
+    static func describeUser(of info: AccelerometerInfo, following: RotationServiceFollowing? = nil) -> String {
+        holderOfEnabledBuffer(info, following: following) ?? "another process"
     }
 
     /// Who enabled the device's buffer, when a live process may have: a holder of its node, else a
     /// running rotation service; nil when nobody could have (a crashed reader left it enabled).
-    static func holderOfEnabledBuffer(_ info: AccelerometerInfo) -> String? {
+    static func holderOfEnabledBuffer(_ info: AccelerometerInfo, following: RotationServiceFollowing? = nil) -> String? {
         let holders = info.devnode.map(holders(of:)) ?? []
         if !holders.isEmpty { return holders.map(\.description).joined(separator: ", ") }
-        return rotationService()?.description
+        return rotationService(following: following)?.description
     }
 
     /// The error for a device another process holds, naming it and saying what to do.
-    static func busy(_ info: AccelerometerInfo, _ what: String, call: String? = nil) -> IIOError {
+    static func busy(
+        _ info: AccelerometerInfo, _ what: String, call: String? = nil, following: RotationServiceFollowing? = nil
+    ) -> IIOError {
         IIOError(
             .busy, call: call, path: info.syspath, errno: EBUSY,
-            "the accelerometer is in use by \(describeUser(of: info)): \(what); screen rotation comes first "
+            "the accelerometer is in use by \(describeUser(of: info, following: following)): \(what); screen rotation comes first "
                 + "(to take the sensor from it instead, set Priority=shake in [Sensor])")
     }
 

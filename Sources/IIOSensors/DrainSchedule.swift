@@ -32,6 +32,16 @@ struct DrainSchedule: Sendable, Equatable {
     private(set) var silentPredictions = 0
     /// After this many silent predictions the phase is forgotten and learned again.
     static let silentPredictionsToForget = 2
+    /// When the phase was last forgotten, and the time before that.
+    private(set) var lastPhaseLoss: Int64?
+    private(set) var phaseLossBefore: Int64?
+    /// When reads last held the node for longer than ``longHold`` (the reader was preempted while holding
+    /// it: a busy machine), newest first: the last three.
+    private(set) var longHolds = LastThree()
+    /// A hold of the node longer than this is the reader preempted in the middle of its read.
+    static let longHold: Int64 = 20_000_000
+    /// Within this long, two losses of the phase or three long holds make the reader give way.
+    static let troubleWindow: Int64 = 10_000_000_000
 
     /// A schedule for a buffer running at `rate` Hz.
     init(rate: Double) {
@@ -76,6 +86,8 @@ struct DrainSchedule: Sendable, Equatable {
             if silentPredictions >= Self.silentPredictionsToForget {
                 silentPredictions = 0
                 lastOtherRead = nil
+                phaseLossBefore = lastPhaseLoss
+                lastPhaseLoss = now
             }
         }
         return taken
@@ -101,6 +113,33 @@ struct DrainSchedule: Sendable, Equatable {
         // The scans read now arrived after the other's read.
         lastOtherRead = now &- Int64(scans) &* samplePeriod &- samplePeriod / 2
         return taken
+    }
+
+    /// Records a read that held the node from `opened` to `closed`: a hold longer than ``longHold`` is noted.
+    mutating func held(from opened: Int64, to closed: Int64) {
+        guard closed &- opened > Self.longHold else { return }
+        longHolds.add(closed)
+    }
+
+    /// Where sharing in time has stopped being safe for the other at `now`, why: the machine is so busy
+    /// that this reader can no longer keep out of the other's reads. The other's reads went missing twice
+    /// within ``troubleWindow`` (its phase lost twice: its open met this reader's, or found the buffer
+    /// drained), or this reader was preempted while holding the node three times in it. nil while it is safe.
+    func trouble(at now: Int64) -> String? {
+        if let before = phaseLossBefore, now &- before <= Self.troubleWindow {
+            return "iio-sensor-proxy's reads went missing twice in \(Self.troubleWindow / 1_000_000_000) s"
+        }
+        if let oldest = longHolds.third, now &- oldest <= Self.troubleWindow {
+            return "this process was held up three times in \(Self.troubleWindow / 1_000_000_000) s while it had the node open"
+        }
+        return nil
+    }
+
+    /// The end of the keep-out window around the other's predicted read when `now` lies in it (a reader woken
+    /// late, on a busy machine, must not open the node then); nil when `now` is clear or the phase unknown.
+    func keepOutEnd(at now: Int64) -> Int64? {
+        guard let other = nextOtherRead(after: now), now >= other &- guardBefore else { return nil }
+        return other &+ guardAfter
     }
 
     /// Records that the other holds the node at `now` (an open refused with EBUSY).
@@ -131,5 +170,18 @@ struct DrainSchedule: Sendable, Equatable {
             candidate = max(candidate, end &+ 1_000_000)
         }
         return candidate
+    }
+}
+
+/// The last three times something happened, newest first, without allocating.
+struct LastThree: Sendable, Equatable {
+    private(set) var first: Int64?
+    private(set) var second: Int64?
+    private(set) var third: Int64?
+
+    mutating func add(_ time: Int64) {
+        third = second
+        second = first
+        first = time
     }
 }

@@ -162,9 +162,28 @@ final class LoopControl: Sendable {
     }
 }
 
-/// Whether a rotation service's appearance is followed (its bus name's `NameOwnerChanged`), set by
-/// ``AccelerometerSource/followRotationService(_:)`` and read by each of the source's loops.
+/// Whether a rotation service's appearance is followed (its bus name's `NameOwnerChanged`), and while it
+/// is, whether the name has an owner: set by ``AccelerometerSource/followRotationService(_:)``,
+/// ``AccelerometerSource/rotationServiceAppeared(pid:)`` and ``AccelerometerSource/rotationServiceLeft()``, and
+/// read by each of the source's loops. While the name is followed, it alone says whether a rotation service
+/// runs: the processes in `/proc` named iio-sensor-proxy may serve another bus (another test's, on one
+/// machine), and only the one on our bus is ours.
 final class RotationServiceFollowing: Sendable {
     /// True while the appearance is followed.
     let followed = Atomic<Bool>(false)
+    /// True while the followed name has an owner.
+    let owned = Atomic<Bool>(false)
+    /// The owner's pid as the bus gave it, 0 when unknown.
+    let ownerPID = Atomic<Int32>(0)
+    /// When the followed name's owner last left (monotonic nanoseconds), `Int64.min` if it never did.
+    let leftAt = Atomic<Int64>(.min)
+
+    /// Whether a rotation service runs now, or left within `memory` nanoseconds of `now` (it may be
+    /// restarting), by its bus name; nil while the name is not followed (then only `/proc` can tell).
+    func seen(now: Int64, memory: Int64) -> Bool? {
+        guard followed.load(ordering: .acquiring) else { return nil }
+        if owned.load(ordering: .relaxed) { return true }
+        let left = leftAt.load(ordering: .relaxed)
+        return left != .min && now &- left < memory
+    }
 }

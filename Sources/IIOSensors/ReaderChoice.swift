@@ -28,10 +28,13 @@ enum ReaderChoice {
 
     /// The reader for `info` beside other users, and a note for the log saying why; nil when nobody
     /// else uses the device, and the caller reads it as it would alone.
+    /// `following` is the source's rotation-service bus name, when followed (``DeviceSharing/rotationService(following:)``).
     static func besideOthers(
-        _ info: AccelerometerInfo, configuration: AccelerometerConfiguration, rotationService: RotationService
+        _ info: AccelerometerInfo, configuration: AccelerometerConfiguration, rotationService: RotationService,
+        following: RotationServiceFollowing? = nil
     ) throws(IIOError) -> (reader: any SampleReader, note: String)? {
-        let othersBuffer = DeviceSharing.bufferEnabled(info) && DeviceSharing.holderOfEnabledBuffer(info) != nil
+        let othersBuffer =
+            DeviceSharing.bufferEnabled(info) && DeviceSharing.holderOfEnabledBuffer(info, following: following) != nil
         guard othersBuffer || rotationService != .none else { return nil }
         if info.hasRawAttributes {
             do {
@@ -39,7 +42,7 @@ enum ReaderChoice {
                 return (
                     polled,
                     othersBuffer
-                        ? "; the accelerometer is in use by \(DeviceSharing.describeUser(of: info)) (its IIO buffer "
+                        ? "; the accelerometer is in use by \(DeviceSharing.describeUser(of: info, following: following)) (its IIO buffer "
                             + "enabled): polling in_accel_*_raw, which this driver answers beside it"
                         : rotationService == .running
                             ? "; polling beside iio-sensor-proxy, which needs the buffer and the node free to rotate "
@@ -53,13 +56,14 @@ enum ReaderChoice {
         }
         if othersBuffer {
             guard info.preferredMode == .buffered else {
-                throw DeviceSharing.busy(info, "its IIO buffer is enabled, and this device has nothing else to read")
+                throw DeviceSharing.busy(
+                    info, "its IIO buffer is enabled, and this device has nothing else to read", following: following)
             }
             let shared = try TimeSharedReader(
                 info: info, wantedRate: configuration.rate, wakeupsPerSecond: configuration.wakeupsPerSecond)
             return (
                 shared,
-                "; the accelerometer is in use by \(DeviceSharing.describeUser(of: info)) (its IIO buffer enabled), and "
+                "; the accelerometer is in use by \(DeviceSharing.describeUser(of: info, following: following)) (its IIO buffer enabled), and "
                     + "this driver refuses raw reads while it runs: sharing the buffer in time"
             )
         }

@@ -16,15 +16,20 @@ extension ReadingLoop {
     static let ownBufferSilence: Int64 = 1_000_000_000
 
     /// Whether a rotation service runs now or ran lately (it may be restarting), else whether one is
-    /// installed and may start at any time.
+    /// installed and may start at any time. While its bus name is followed, the bus says whether it runs
+    /// (ours, on our bus); otherwise a process of its name in `/proc`.
     mutating func rotationServicePresence() -> ReaderChoice.RotationService {
         let now = monotonicNanoseconds()
-        if DeviceSharing.rotationService() != nil { rotationServiceSeenAt = now }
+        if let seen = control.rotationService.seen(now: now, memory: Self.rotationServiceMemory) {
+            if seen { rotationServiceSeenAt = now }
+        } else if DeviceSharing.rotationService() != nil {
+            rotationServiceSeenAt = now
+        }
         if rotationServiceSeenAt.map({ now &- $0 < Self.rotationServiceMemory }) ?? false { return .running }
         return configuration.rotationServiceFiles.contains { access($0, F_OK) == 0 } ? .installed : .none
     }
 
-    /// A rotation service took its bus name (``AccelerometerSource/rotationServiceAppeared()``): it is
+    /// A rotation service took its bus name (``AccelerometerSource/rotationServiceAppeared(pid:)``): it is
     /// around, and a buffer of our own gives way to it at once, before the shell's claim makes it read.
     mutating func rotationServiceAppeared() {
         let now = monotonicNanoseconds()

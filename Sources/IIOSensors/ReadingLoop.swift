@@ -158,7 +158,8 @@ struct ReadingLoop {
             case .automatic:
                 if configuration.priority == .rotation,
                     let choice = try ReaderChoice.besideOthers(
-                        info, configuration: configuration, rotationService: rotationServicePresence())
+                        info, configuration: configuration, rotationService: rotationServicePresence(),
+                        following: control.rotationService)
                 {
                     reader = choice.reader
                     note = choice.note
@@ -183,7 +184,8 @@ struct ReadingLoop {
     private func makeBuffered(_ info: AccelerometerInfo) throws(IIOError) -> BufferedReader {
         try BufferedReader(
             info: info, wantedRate: configuration.rate, wakeupsPerSecond: configuration.wakeupsPerSecond,
-            timeoutMilliseconds: configuration.libiioTimeoutMilliseconds, priority: configuration.priority)
+            timeoutMilliseconds: configuration.libiioTimeoutMilliseconds, priority: configuration.priority,
+            following: control.rotationService)
     }
 
     private mutating func start(_ reader: any SampleReader, note: String) {

@@ -29,6 +29,8 @@ final class TimeSharedReader: SampleReader {
     private(set) var lostScans = 0
     /// Scans read here.
     private(set) var readScans = 0
+    /// Wake-ups that came too late, inside the window around the other's read, and were put off.
+    private(set) var lateWakeups = 0
 
     private let devnode: String
     /// `devnode` as a C string, made once: a Swift `String` passed to `open` is copied into a new array
@@ -120,6 +122,18 @@ final class TimeSharedReader: SampleReader {
     func read(into samples: inout [Sample]) throws(IIOError) -> Int {
         guard try timer.consume() else { return 0 }
         let now = monotonicNanoseconds()
+        // Woken late (a busy machine) into the window around the other's read: not now, after it.
+        if let end = schedule.keepOutEnd(at: now) {
+            lateWakeups += 1
+            try timer.arm(at: end &+ 1_000_000)
+            return 0
+        }
+        // So busy that this reader can no longer keep out of the other's way: give the buffer back, and say why.
+        if let why = schedule.trouble(at: now) {
+            throw DeviceSharing.busy(
+                info, "\(why) while this process shared its buffer in time (the machine is busy); the buffer is "
+                    + "left to rotation, and shared again later", call: "open")
+        }
         let fd: Int32
         do throws(IIOError) {
             fd = try checkErrno("open", path: devnode) { open(devnodePath, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
@@ -155,6 +169,7 @@ final class TimeSharedReader: SampleReader {
             }
         }
         close(fd)
+        schedule.held(from: now, to: monotonicNanoseconds())
         if let failure { throw failure }
         if bytes > 0, !layoutChecked || tooManyScans(bytes / decoder.scanBytes, now: now),
             let element = layout.changed()

@@ -7,10 +7,11 @@ import SystemPackage
 
 /// What the system bus says about one well-known name, such as iio-sensor-proxy's `net.hadess.SensorProxy`.
 public enum BusNameEvent: Sendable, Hashable, CustomStringConvertible {
-    /// The bus answers and its `NameOwnerChanged` for the name is followed from now on.
+    /// The bus answers and its `NameOwnerChanged` for the name is followed from now on. When the name has
+    /// an owner at that moment, ``appeared(pid:)`` follows at once.
     case following
-    /// A process took the name (it starts serving).
-    case appeared
+    /// A process took the name (it starts serving): its pid, when the bus could say.
+    case appeared(pid: Int32?)
     /// The name's owner left the bus.
     case left
     /// The name can't be followed: no system bus, or the bus went away. Says why.
@@ -20,7 +21,7 @@ public enum BusNameEvent: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .following: "following"
-        case .appeared: "appeared"
+        case .appeared(let pid): pid.map { "appeared (pid \($0))" } ?? "appeared"
         case .left: "left"
         case .unreachable(let why): "unreachable: \(why)"
         }
@@ -31,7 +32,8 @@ public enum BusNameEvent: Sendable, Hashable, CustomStringConvertible {
 public enum BusNameOwner {
     /// The owner changes of `name` on the system bus, from the bus's own `NameOwnerChanged` signal, on a
     /// thread of its own that sleeps until the bus writes: ``BusNameEvent/following`` once the match is in
-    /// place, then ``BusNameEvent/appeared`` and ``BusNameEvent/left`` as they happen. Nothing is polled.
+    /// place (then ``BusNameEvent/appeared(pid:)`` at once when the name has an owner already),
+    /// then ``BusNameEvent/appeared(pid:)`` and ``BusNameEvent/left`` as they happen. Nothing is polled.
     /// Without a system bus the stream yields ``BusNameEvent/unreachable(_:)`` and finishes; so it does
     /// when the bus goes away later.
     public static func changes(of name: String) -> AsyncStream<BusNameEvent> {
@@ -77,7 +79,14 @@ private final class NameOwnerWatch: SystemBusWatch<BusNameEvent>, @unchecked Sen
             continuation.yield(.unreachable("can't follow NameOwnerChanged (\(error))"))
             return false
         }
+        // Asked after the match is in place, so that an owner arriving in between is seen either way.
+        let owner: Int32?
+        do { owner = try bus.ownerPID(name) } catch {
+            continuation.yield(.unreachable("can't ask who owns \(name) (\(error))"))
+            return false
+        }
         continuation.yield(.following)
+        if let owner { continuation.yield(.appeared(pid: owner)) }
         return true
     }
 
@@ -90,6 +99,7 @@ private final class NameOwnerWatch: SystemBusWatch<BusNameEvent>, @unchecked Sen
             strings.append(String(cString: value))
         }
         guard strings[0] == name else { return }
-        continuation.yield(strings[2].isEmpty ? .left : .appeared)
+        // The new owner's pid, asked of the bus by its unique name (nil if it is gone again already).
+        continuation.yield(strings[2].isEmpty ? .left : .appeared(pid: (try? bus.ownerPID(strings[2])) ?? nil))
     }
 }

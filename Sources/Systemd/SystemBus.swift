@@ -70,6 +70,34 @@ struct SystemBus: ~Copyable {
         return value != 0
     }
 
+    /// The process that owns a name now (the bus's own `GetConnectionUnixProcessID`, which answers for
+    /// a well-known name or a connection's unique one); nil when nobody owns it.
+    func ownerPID(_ name: String) throws(SystemBusError) -> Int32? {
+        let call = "org.freedesktop.DBus.GetConnectionUnixProcessID"
+        var message: OpaquePointer?
+        var result = sd_bus_message_new_method_call(
+            bus, &message, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+            "GetConnectionUnixProcessID")
+        guard result >= 0, let message else { throw SystemBusError(call: call, result: result) }
+        defer { sd_bus_message_unref(message) }
+        result = name.withCString { sd_bus_message_append_basic(message, CChar(115), $0) }  // "s"
+        guard result >= 0 else { throw SystemBusError(call: call, result: result) }
+        var error = sd_bus_error()
+        defer { sd_bus_error_free(&error) }
+        var reply: OpaquePointer?
+        result = sd_bus_call(bus, message, 0, &error, &reply)
+        guard result >= 0, let reply else {
+            let failure = SystemBusError(call: call, result: result, error)
+            if failure.serviceAbsent { return nil }
+            throw failure
+        }
+        defer { sd_bus_message_unref(reply) }
+        var pid: UInt32 = 0
+        result = sd_bus_message_read_basic(reply, CChar(117), &pid)  // "u"
+        guard result >= 0 else { throw SystemBusError(call: call, result: min(result, -EBADMSG)) }
+        return Int32(bitPattern: pid)
+    }
+
     /// A property of D-Bus type `(so)`, such as logind's `Seat.ActiveSession`: a name and an object path.
     func nameAndPathProperty(
         _ destination: String, path: String, interface: String, name: String

@@ -172,4 +172,50 @@ struct DrainScheduleTests {
         #expect(schedule.samplePeriod == 10_000_000_000)
         #expect(schedule.guardBefore > schedule.samplePeriod)
     }
+
+    /// A reader woken late, inside the window around the other's predicted read, waits until it ends.
+    @Test func aLateWakeupInsideTheOthersWindowWaits() throws {
+        var schedule = DrainSchedule(rate: 100)
+        schedule.otherIsReading(at: 1_000 * ms)
+        let next = try #require(schedule.nextOtherRead(after: 1_100 * ms))
+        #expect(schedule.keepOutEnd(at: next - 200 * ms) == nil, "well before it: clear")
+        let end = try #require(schedule.keepOutEnd(at: next), "at the other's read: inside")
+        #expect(end > next)
+        #expect(schedule.keepOutEnd(at: end + 1) == nil)
+    }
+
+    /// Preempted while holding the node three times within the window: no longer safe, and it says why;
+    /// once those holds are old, safe again. A short hold is no trouble.
+    @Test func threeLongHoldsAreTroubleUntilTheyAreOld() {
+        var schedule = DrainSchedule(rate: 100)
+        for at in [1_000, 2_000, 3_000] as [Int64] {
+            schedule.held(from: at * ms, to: at * ms + 1 * ms)
+        }
+        #expect(schedule.trouble(at: 3_100 * ms) == nil)
+        for at in [4_000, 5_000] as [Int64] {
+            schedule.held(from: at * ms, to: at * ms + DrainSchedule.longHold + 1)
+        }
+        #expect(schedule.trouble(at: 5_100 * ms) == nil, "two long holds")
+        schedule.held(from: 6_000 * ms, to: 6_000 * ms + DrainSchedule.longHold + 1)
+        let why = schedule.trouble(at: 6_100 * ms)
+        #expect(why?.contains("held up three times") == true, "\(String(describing: why))")
+        #expect(schedule.trouble(at: 4_000 * ms + DrainSchedule.troubleWindow + 100 * ms) == nil)
+    }
+}
+
+/// Whether a rotation service runs, by its bus name while that is followed.
+struct RotationServiceFollowingTests {
+    @Test func theBusNameSaysWhileFollowed() {
+        let following = RotationServiceFollowing()
+        let second: Int64 = 1_000_000_000
+        #expect(following.seen(now: 100 * second, memory: 30 * second) == nil, "not followed: /proc must tell")
+        following.followed.store(true, ordering: .relaxed)
+        #expect(following.seen(now: 100 * second, memory: 30 * second) == false, "followed, never owned")
+        following.owned.store(true, ordering: .relaxed)
+        #expect(following.seen(now: 100 * second, memory: 30 * second) == true)
+        following.owned.store(false, ordering: .relaxed)
+        following.leftAt.store(90 * second, ordering: .relaxed)
+        #expect(following.seen(now: 100 * second, memory: 30 * second) == true, "left lately: may be restarting")
+        #expect(following.seen(now: 200 * second, memory: 30 * second) == false)
+    }
 }
