@@ -31,4 +31,6 @@ case " $* " in
     fi
     ;;
 esac
+# SHAKED_BUILD_JOBS=N: at most N compile jobs (a build made beside other work, as scripts/test.sh does).
+[ -z "${SHAKED_BUILD_JOBS:-}" ] || flags+=(--jobs "$SHAKED_BUILD_JOBS")
 exec swift build "${flags[@]}" "$@"

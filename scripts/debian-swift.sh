@@ -28,6 +28,7 @@ Runs COMMAND, from this checkout's directory, in a chroot whose Swift is Debian'
                      chroot at /opt/swift-sdks (its sysroot: a Debian 13 arm64 root)
   --print-sdk-flags  print the swift build flags that select that SDK (with --sdk), and run nothing
   --print-sysroot    print where the SDK's sysroot is inside the chroot, and run nothing
+  --print-host-sysroot  print where that sysroot is kept on this machine, and run nothing
   -h, --help         show this help
 
 Environment: SHAKED_ROOTS, where the roots and the SDK are kept (default /var/cache/shaked/roots).
@@ -41,6 +42,7 @@ while (($#)); do
     --sdk) sdk=${2:?--sdk needs an architecture: arm64}; shift ;;
     --print-sdk-flags) print_flags=1 ;;
     --print-sysroot) print_sysroot=1 ;;
+    --print-host-sysroot) print_sysroot=2 ;;
     -h | --help) usage; exit 0 ;;
     --) shift; break ;;
     -*) echo "error: unknown option '$1'; see scripts/debian-swift.sh --help" >&2; exit 2 ;;
@@ -56,12 +58,14 @@ roots=${SHAKED_ROOTS:-/var/cache/shaked/roots}
 sdk_name=debian13-arm64
 sdk_dir=/opt/swift-sdks                          # inside the build root
 sdk_sysroot=$sdk_dir/$sdk_name.artifactbundle/$sdk_name/sysroot
+host_sysroot=$roots/trixie-arm64-sysroot        # the same, on this machine
 # Without --pkg-config-path into the sysroot, the build root's own -L/usr/lib/x86_64-linux-gnu leaks in.
 sdk_flags=(--swift-sdks-path "$sdk_dir" --swift-sdk "$sdk_name"
     --pkg-config-path "$sdk_sysroot/usr/lib/aarch64-linux-gnu/pkgconfig" --pkg-config-path "$sdk_sysroot/usr/share/pkgconfig")
 if ((print_flags || print_sysroot)); then
     [ -n "$sdk" ] || { echo "error: --print-sdk-flags and --print-sysroot need --sdk arm64" >&2; exit 2; }
-    if ((print_flags)); then echo "${sdk_flags[*]}"; else echo "$sdk_sysroot"; fi
+    if ((print_flags)); then echo "${sdk_flags[*]}"; elif ((print_sysroot == 1)); then echo "$sdk_sysroot"
+    else echo "$host_sysroot"; fi
     exit 0
 fi
 (($#)) || { echo "error: no command to run; see scripts/debian-swift.sh --help" >&2; exit 2; }
@@ -73,13 +77,16 @@ flock 9
 
 build_packages=(swiftlang lld-19 libc6-dev g++ git pkg-config libiio-dev libudev-dev libsystemd-dev libumockdev-dev)
 sysroot_packages=(libc6-dev libgcc-14-dev libstdc++-14-dev libiio-dev libudev-dev libsystemd-dev systemd-dev)
+# And what scripts/test-debian13.sh installs the arm64 package beside: it tests in a copy of this root, so
+# that only one arm64 root is made and configured under emulation (each costs minutes under qemu).
+sysroot_packages+=(systemd libiio0 python3 umockdev)
 # For packaging the arm64 build in the build root (scripts/package-deb.sh): arm64's binutils for dh_strip,
 # and the arm64 libraries whose symbols files dpkg-shlibdeps reads.
 packaging_packages=(debhelper dpkg-dev binutils-aarch64-linux-gnu libc6:arm64 libgcc-s1:arm64 libstdc++6:arm64
     libudev1:arm64 libsystemd0:arm64)
 build_root=$roots/sid-amd64
 sysroot=""
-[ -z "$sdk" ] || sysroot=$roots/trixie-arm64-sysroot
+[ -z "$sdk" ] || sysroot=$host_sysroot
 bundle=$build_root$sdk_dir/$sdk_name.artifactbundle
 
 # The build root: Debian's swiftlang from the unstable suite (its Release file may have expired in the
@@ -176,9 +183,14 @@ exec unshare --mount --propagation private bash -euo pipefail -c '
         mkdir -p "$root$dir"
         mount --bind "$dir" "$root$dir"
     done
+    # The checkout'"'"'s .build/static-libstdc++ (scripts/build-release.sh) is the host build'"'"'s: an empty one
+    # of its own here, so that a build in this root neither uses nor removes the host'"'"'s while it links.
+    mkdir -p "$checkout/.build/static-libstdc++"
+    mount -t tmpfs -o size=1m static-libstdc++ "$root$checkout/.build/static-libstdc++"
     [ -z "$sysroot" ] || mount --bind "$sysroot" "$bundle/sysroot"
     cd "$checkout"
     environment=(HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 TERM="${TERM:-dumb}")
     [ -z "${SOURCE_DATE_EPOCH:-}" ] || environment+=(SOURCE_DATE_EPOCH="$SOURCE_DATE_EPOCH")
+    [ -z "${SHAKED_BUILD_JOBS:-}" ] || environment+=(SHAKED_BUILD_JOBS="$SHAKED_BUILD_JOBS")
     exec chroot "$root" /usr/bin/env -i "${environment[@]}" bash -c "cd \"\$0\" && exec \"\$@\"" "$checkout" "$@"
 ' debian-swift "$build_root" "$checkout" "${sysroot:-}" "${bundle:-}/$sdk_name" "$@"

@@ -7,5 +7,5 @@ if ((${#missing[@]})); then
     sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
     echo "installing: ${missing[*]}"
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${missing[@]}" >/dev/null
 fi

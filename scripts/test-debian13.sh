@@ -4,7 +4,9 @@
 # For each architecture (root needed):
 #  1. scripts/package-deb.sh makes the package (arm64: with Debian's Swift and the Debian 13 arm64 SDK);
 #  2. a copy of a cached Debian 13 root (made once per machine, with the package's dependencies and
-#     umockdev) takes it with apt-get install, and dpkg lists it installed, the user and group made;
+#     umockdev; for arm64 the SDK's own sysroot, without the Swift runtime laid over it, so that one
+#     arm64 root is made under emulation, not two) takes it with apt-get install, and dpkg lists it
+#     installed, the user and group made;
 #  3. the installed shaked checks its configuration; started as shaked.service and shaked.socket say, it
 #     answers the Python varlink client on this machine through its socket in the root; with --replay, a
 #     recorded shake reaches a subscribed app (Tests/package/root_flow.py);
@@ -15,6 +17,9 @@
 #
 #   scripts/test-debian13.sh                 # amd64, then arm64
 #   scripts/test-debian13.sh --arch arm64    # one architecture (compared with this machine's shakectl)
+#   scripts/test-debian13.sh --prepare       # only make or bring up to date what is kept (the roots,
+#                                            # the SDK, the arm64 build on one core); scripts/test.sh
+#                                            # runs this beside its other steps
 #
 # The roots and the arm64 SDK are kept under $SHAKED_ROOTS and reused; each run works on copies.
 set -euo pipefail
@@ -22,10 +27,12 @@ cd "$(dirname "$0")/.."
 checkout=$(pwd)
 
 arches=(amd64 arm64)
+prepare=0
 while (($#)); do
     case "$1" in
     --arch) arches=("${2:?--arch needs amd64 or arm64}"); shift ;;
-    -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --prepare) prepare=1 ;;
+    -h | --help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "error: unknown argument '$1'; see scripts/test-debian13.sh --help" >&2; exit 2 ;;
     esac
     shift
@@ -55,14 +62,28 @@ trap 'rm -rf --one-file-system "$work"' EXIT
 # What shakectl evaluate prints for the corpus on amd64: the amd64 package's, or this machine's release build.
 reference=$work/evaluate-amd64.txt
 
+# install_root ARCH: the cached root a copy of which takes the package (made or brought up to date), for
+# arm64 the SDK's sysroot (scripts/debian-swift.sh installs the same packages in it).
+install_root() {
+    if [ "$1" = arm64 ]; then
+        scripts/debian-swift.sh --sdk arm64 true >&2
+        scripts/debian-swift.sh --sdk arm64 --print-host-sysroot
+    else
+        scripts/debian-root.sh --suite trixie --arch "$1" --name "trixie-$1-install" systemd libiio0 python3 umockdev |
+            tail -n 1
+    fi
+}
+
 # test_in_root ARCH DEB: steps 2 to 6 in a copy of the cached root, in a mount namespace of its own.
 test_in_root() {
     local arch=$1 deb=$2 base root
-    base=$(scripts/debian-root.sh --suite trixie --arch "$arch" --name "trixie-$arch-install" \
-        systemd libiio0 python3 umockdev | tail -n 1)
+    base=$(install_root "$arch")
     root=$work/root-$arch
     step "a fresh Debian 13 root: a copy of $base"
-    cp -a "$base" "$root"
+    # Without the Swift runtime the SDK laid over its sysroot: the package must bring all it needs.
+    mkdir "$root"
+    tar -C "$base" --exclude=./usr/libexec/swift --exclude=./usr/lib/swift_static --exclude=./.swift-runtime \
+        -cf - . | tar -C "$root" -xpf -
     mkdir -p "$root/var/tmp/shaked-test"
     cp "$deb" "$root/var/tmp/shaked-test/"
     unshare --mount --propagation private bash -euo pipefail -c "$(declare -f step fail in_root); in_root \"\$@\"" \
@@ -181,6 +202,23 @@ $gone"
     inroot dpkg --audit || fail "dpkg --audit finds problems"
     echo "purge left no file behind"
 }
+
+if ((prepare)); then
+    for arch in "${arches[@]}"; do
+        start=$SECONDS
+        step "preparing the root (and for arm64 the SDK)"
+        base=$(install_root "$arch")
+        step "$base ready in $((SECONDS - start)) s"
+        # arm64's build (cross, in Debian's Swift root, to .build/debian13-arm64) is this step's longest
+        # part and needs nothing the other steps make: done here, on one core, it is incremental later.
+        if [ "$arch" = arm64 ]; then
+            SHAKED_BUILD_JOBS=${SHAKED_BUILD_JOBS:-1} scripts/package-deb.sh --arch arm64 --output "$work/prepared" |
+                tail -n 1 >/dev/null
+            step "the arm64 build ready in $((SECONDS - start)) s"
+        fi
+    done
+    exit 0
+fi
 
 for arch in "${arches[@]}"; do
     case $arch in amd64 | arm64) ;; *) fail "--arch $arch: amd64 or arm64" ;; esac

@@ -73,6 +73,9 @@ packages() {
         scripts/ensure-packages.sh xvfb xdotool openbox dbus at-spi2-core python3-pyatspi python3-gi gir1.2-gtk-4.0 \
             gir1.2-adw-1 gir1.2-atspi-2.0 python3-venv gnome-text-editor wtype phoc mousepad libatk-adaptor \
             python3-dbusmock &&
+        # Every step's own packages, in one place: apt runs once, before the roots are made beside the steps.
+        scripts/ensure-packages.sh iio-sensor-proxy gir1.2-umockdev-1.0 gcc python3-dbusmock dpkg-dev debhelper \
+            lintian binutils udev python3 man-db debootstrap qemu-user-static binfmt-support debian-archive-keyring &&
         scripts/python-env.sh &&
         command -v swift &&
         { [ -d ../shared/traces ] || { echo "error: the trace corpus must be at ../shared/traces, beside this checkout"; false; }; }
@@ -80,6 +83,11 @@ packages() {
 
 run_step 15 "packages and venv" none packages
 python=$PWD/.build/venv/bin/python
+# What the Debian 13 step keeps between runs (its roots and the arm64 SDK: downloads, and package set-up
+# under qemu, mostly waiting on the network and one core) is made beside the steps below, not after them.
+roots_log="$logs/Debian-13-roots.log" roots_start=$SECONDS
+scripts/test-debian13.sh --prepare >"$roots_log" 2>&1 </dev/null &
+roots_pid=$!
 run_step 40 "build" none swift build --build-tests
 run_step 20 "Swift tests" swift swift test --skip-build --skip IIOSensorsTests
 # The daemon through a real third-party varlink client (Python's varlink package); a locked or idle
@@ -107,6 +115,15 @@ run_step 30 "the Debian package" one scripts/test-package.sh
 # The roots, the arm64 SDK and build are made once per machine and kept (/var/cache/shaked/roots): about
 # 75 minutes the first time on a loaded machine; then 35 in a fresh clone (the arm64 build), 15 in a
 # checkout that has it (docs/packaging.md).
+roots_status=0
+wait "$roots_pid" || roots_status=$?
+roots_line=$(printf '%-28s %s' "Debian 13 roots (beside)" "ready $((SECONDS - roots_start)) s after they were started")
+if [ "$roots_status" -eq 0 ]; then echo "ok    $roots_line"; else
+    echo "FAIL  $roots_line (exit status $roots_status); the whole output: $roots_log"
+    tail -n 15 "$roots_log" | sed 's/^/      | /'
+    echo "$passed passed, $((failed + 1)) failed"
+    exit 1
+fi
 run_step 85 "Debian 13 packages" one scripts/test-debian13.sh
 echo "all steps in $((SECONDS - suite_start)) s; logs in ${logs#"$PWD"/}"
 echo "$passed passed, $failed failed"

@@ -220,12 +220,15 @@ def main():
     while pending or running:
         while pending and len(running) < args.jobs:
             v, k, o = pending.pop(0)
-            # Each cell in a PID namespace of its own (and its own /proc): shaked looks for iio-sensor-proxy
-            # in /proc, and must see its own cell's only, not those of the cells beside it. The namespace's
-            # processes end with the cell.
-            command = ["unshare", "--pid", "--fork", "--mount-proc", "--kill-child", sys.executable, "-W",
-                       "ignore::ResourceWarning", "-m", "shaked_harness.iio_matrix", "--shim", shim, "--shaked",
-                       args.shaked, "--trace", args.trace, "--cell", "%s,%s,%s" % (v, k, o)]
+            # The cells share the machine's /proc: each one's shaked sees the others' iio-sensor-proxy there,
+            # and must follow only its own, by its bus name on the cell's own bus (issue 37: the
+            # shaked-first-uninstalled cells read a buffer of their own only if they do). Only the no-bus
+            # cell, where shaked has nothing but /proc to look in, gets a PID namespace (and a /proc) of
+            # its own, whose processes end with it.
+            command = [sys.executable, "-W", "ignore::ResourceWarning", "-m", "shaked_harness.iio_matrix",
+                       "--shim", shim, "--shaked", args.shaked, "--trace", args.trace, "--cell", "%s,%s,%s" % (v, k, o)]
+            if o == NO_BUS:
+                command = ["unshare", "--pid", "--fork", "--mount-proc", "--kill-child"] + command
             running.append(((v, k, o), subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                                         text=True)))
         time.sleep(0.5)
