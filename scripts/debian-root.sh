@@ -56,6 +56,10 @@ arch=${arch:-$host_arch}
 name=${name:-$suite-$arch}
 roots=${SHAKED_ROOTS:-/var/cache/shaked/roots}
 root=$roots/$name
+# One maker of a root at a time: scripts/test.sh prepares roots beside the steps that use them.
+mkdir -p "$roots"
+exec 8>"$roots/.$name.lock"
+flock 8
 # The archive apt uses here: no host is named in this tree (scripts/apt-mirror.sh says what to do without one).
 [ -n "$mirror" ] || mirror=$(scripts/apt-mirror.sh)
 
