@@ -95,7 +95,7 @@ rm -f "$logs/.roots-done"
 } &
 roots_pid=$!
 run_step 40 "build" none swift build --build-tests
-run_step 20 "Swift tests" swift swift test --skip-build --skip IIOSensorsTests
+run_step 30 "Swift tests" swift swift test --skip-build --skip IIOSensorsTests
 # The daemon through a real third-party varlink client (Python's varlink package); a locked or idle
 # session against python-dbusmock's logind on a private system bus (test_session_hints.py).
 run_step 15 "Python varlink tests" unittest "$python" -W ignore::ResourceWarning -m unittest discover -s Tests/python
