@@ -32,9 +32,8 @@ struct DrainSchedule: Sendable, Equatable {
     private(set) var silentPredictions = 0
     /// After this many silent predictions the phase is forgotten and learned again.
     static let silentPredictionsToForget = 2
-    /// When the phase was last forgotten, and the time before that.
-    private(set) var lastPhaseLoss: Int64?
-    private(set) var phaseLossBefore: Int64?
+    /// When the phase was last forgotten, newest first.
+    private(set) var phaseLosses = LastThree()
     /// When reads last held the node for longer than ``longHold`` (the reader was preempted while holding
     /// it: a busy machine), newest first: the last three.
     private(set) var longHolds = LastThree()
@@ -86,8 +85,7 @@ struct DrainSchedule: Sendable, Equatable {
             if silentPredictions >= Self.silentPredictionsToForget {
                 silentPredictions = 0
                 lastOtherRead = nil
-                phaseLossBefore = lastPhaseLoss
-                lastPhaseLoss = now
+                phaseLosses.add(now)
             }
         }
         return taken
@@ -126,7 +124,7 @@ struct DrainSchedule: Sendable, Equatable {
     /// within ``troubleWindow`` (its phase lost twice: its open met this reader's, or found the buffer
     /// drained), or this reader was preempted while holding the node three times in it. nil while it is safe.
     func trouble(at now: Int64) -> String? {
-        if let before = phaseLossBefore, now &- before <= Self.troubleWindow {
+        if let before = phaseLosses.second, now &- before <= Self.troubleWindow {
             return "iio-sensor-proxy's reads went missing twice in \(Self.troubleWindow / 1_000_000_000) s"
         }
         if let oldest = longHolds.third, now &- oldest <= Self.troubleWindow {

@@ -29,8 +29,6 @@ final class TimeSharedReader: SampleReader {
     private(set) var lostScans = 0
     /// Scans read here.
     private(set) var readScans = 0
-    /// Wake-ups that came too late, inside the window around the other's read, and were put off.
-    private(set) var lateWakeups = 0
 
     private let devnode: String
     /// `devnode` as a C string, made once: a Swift `String` passed to `open` is copied into a new array
@@ -124,7 +122,6 @@ final class TimeSharedReader: SampleReader {
         let now = monotonicNanoseconds()
         // Woken late (a busy machine) into the window around the other's read: not now, after it.
         if let end = schedule.keepOutEnd(at: now) {
-            lateWakeups += 1
             try timer.arm(at: end &+ 1_000_000)
             return 0
         }
