@@ -64,9 +64,16 @@ class Desktop:
     def start(self):
         # Xvfb picks a free display and writes its number to the pipe once it accepts connections
         # (-displayfd), so nothing guesses at lock files or waits on a socket that is not ready.
+        # -noreset: by default an X server resets when its last client disconnects, and a reset
+        # closes every connection still in its setup. at-spi-bus-launcher connects only to set
+        # the root window's AT_SPI_BUS and closes at once; when that close left no other client,
+        # openbox, connecting just then, was cut off ("Failed to open the display"): 5 starts in
+        # 80 with two busy loops beside them (Xvfb -audit 4 shows the launcher's client close, then
+        # openbox's, which never finished its setup); none in 80 with -noreset. A reset would also
+        # drop AT_SPI_BUS.
         ready_read, ready_write = os.pipe()
-        self._spawn(["Xvfb", "-displayfd", str(ready_write), "-screen", "0", self.size, "-nolisten", "tcp"],
-                    pass_fds=(ready_write,))
+        self._spawn(["Xvfb", "-displayfd", str(ready_write), "-screen", "0", self.size, "-nolisten", "tcp",
+                     "-noreset"], pass_fds=(ready_write,))
         os.close(ready_write)
         with os.fdopen(ready_read) as ready:
             display = self._read_line(ready, 20, "Xvfb")
