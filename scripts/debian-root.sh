@@ -115,6 +115,9 @@ if ((${#missing[@]})); then
     trap umount_root EXIT
     mount_root
     cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+    # An install cut short (a step's time limit ended it) leaves packages unpacked but not configured,
+    # and apt refuses to go on until they are.
+    DEBIAN_FRONTEND=noninteractive chroot "$root" dpkg --configure -a >&2
     chroot "$root" apt-get "${apt_options[@]}" update -qq >&2
     DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get "${apt_options[@]}" install -y -qq \
         --no-install-recommends "${missing[@]}" >"$roots/$name.install.log" 2>&1 || {
