@@ -101,6 +101,9 @@ if [ ! -e "$root/.debootstrap-done" ]; then
     # No services start inside the root when packages are installed.
     printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
     chmod 755 "$root/usr/sbin/policy-rc.d"
+    # The base system's packages, before any other is installed: a test that installs a package in a copy
+    # of this root tells what the package pulled in from what the root already held.
+    chroot "$root" dpkg-query -W -f='${Package}\n' | sort >"$root/.base-packages"
     touch "$root/.debootstrap-done"
     echo "debian-root: $name made in $((SECONDS - start)) s" >&2
 fi

@@ -77,9 +77,6 @@ flock 9
 
 build_packages=(swiftlang lld-19 libc6-dev g++ git pkg-config libiio-dev libudev-dev libsystemd-dev libumockdev-dev)
 sysroot_packages=(libc6-dev libgcc-14-dev libstdc++-14-dev libiio-dev libudev-dev libsystemd-dev systemd-dev)
-# And what scripts/test-debian13.sh installs the arm64 package beside: it tests in a copy of this root, so
-# that only one arm64 root is made and configured under emulation (each costs minutes under qemu).
-sysroot_packages+=(systemd libiio0 python3 umockdev)
 # For packaging the arm64 build in the build root (scripts/package-deb.sh): arm64's binutils for dh_strip,
 # and the arm64 libraries whose symbols files dpkg-shlibdeps reads.
 packaging_packages=(debhelper dpkg-dev binutils-aarch64-linux-gnu libc6:arm64 libgcc-s1:arm64 libstdc++6:arm64

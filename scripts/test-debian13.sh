@@ -3,19 +3,21 @@
 # arm64 under qemu-user (the phones' architecture; scripts/debian-root.sh registers qemu's binfmt entry).
 # For each architecture (root needed):
 #  1. scripts/package-deb.sh makes the package (arm64: with Debian's Swift and the Debian 13 arm64 SDK);
-#  2. a copy of a cached Debian 13 root (made once per machine, with the package's dependencies and
-#     umockdev; for arm64 the SDK's own sysroot, without the Swift runtime laid over it, so that one
-#     arm64 root is made under emulation, not two) takes it with apt-get install, and dpkg lists it
-#     installed, the user and group made;
+#  2. a copy of a cached Debian 13 root that holds only the base system (debootstrap's minbase) and
+#     umockdev, the test's own tool, takes it with apt-get install: what the package needs comes from its
+#     control file alone (none of the packages it depends on may be in the root beforehand, unless the
+#     base system has it), so a dependency missing there fails the steps below; dpkg lists it installed,
+#     the user and group made;
 #  3. the installed shaked checks its configuration; started as shaked.service and shaked.socket say, it
 #     answers the Python varlink client on this machine through its socket in the root; with --replay, a
-#     recorded shake reaches a subscribed app (Tests/package/root_flow.py);
+#     recorded shake reaches a subscribed app (Tests/package/root_flow.py); shake-agent starts (python3)
+#     and, without the packages it only recommends, names them;
 #  4. the IIO reader reads umockdev's fake accelerometer (the root's own umockdev): shakectl record,
 #     polled and buffered through libiio, writes the values the fake device holds;
 #  5. shakectl evaluate on ../shared/traces prints, byte for byte, what amd64's does;
 #  6. dpkg --purge leaves no file of the package behind (the lists before and after are compared).
 #
-#   scripts/test-debian13.sh                 # amd64, then arm64
+#   scripts/test-debian13.sh                 # amd64 and arm64, side by side
 #   scripts/test-debian13.sh --arch arm64    # one architecture (compared with this machine's shakectl)
 #   scripts/test-debian13.sh --prepare       # only make or bring up to date what is kept (the roots,
 #                                            # the SDK, the arm64 build on one core); scripts/test.sh
@@ -32,7 +34,7 @@ while (($#)); do
     case "$1" in
     --arch) arches=("${2:?--arch needs amd64 or arm64}"); shift ;;
     --prepare) prepare=1 ;;
-    -h | --help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "error: unknown argument '$1'; see scripts/test-debian13.sh --help" >&2; exit 2 ;;
     esac
     shift
@@ -62,16 +64,10 @@ trap 'rm -rf --one-file-system "$work"' EXIT
 # What shakectl evaluate prints for the corpus on amd64: the amd64 package's, or this machine's release build.
 reference=$work/evaluate-amd64.txt
 
-# install_root ARCH: the cached root a copy of which takes the package (made or brought up to date), for
-# arm64 the SDK's sysroot (scripts/debian-swift.sh installs the same packages in it).
+# install_root ARCH: the cached root a copy of which takes the package (made or brought up to date): the
+# base system and umockdev, the test's own tool, nothing else (debootstrap's list is its .base-packages).
 install_root() {
-    if [ "$1" = arm64 ]; then
-        scripts/debian-swift.sh --sdk arm64 true >&2
-        scripts/debian-swift.sh --sdk arm64 --print-host-sysroot
-    else
-        scripts/debian-root.sh --suite trixie --arch "$1" --name "trixie-$1-install" systemd libiio0 python3 umockdev |
-            tail -n 1
-    fi
+    scripts/debian-root.sh --suite trixie --arch "$1" --name "trixie-$1-base" umockdev | tail -n 1
 }
 
 # test_in_root ARCH DEB: steps 2 to 6 in a copy of the cached root, in a mount namespace of its own.
@@ -80,10 +76,9 @@ test_in_root() {
     base=$(install_root "$arch")
     root=$work/root-$arch
     step "a fresh Debian 13 root: a copy of $base"
-    # Without the Swift runtime the SDK laid over its sysroot: the package must bring all it needs.
+    [ -s "$base/.base-packages" ] || fail "$base has no .base-packages (debootstrap's list, written since): remove it to have it made again"
     mkdir "$root"
-    tar -C "$base" --exclude=./usr/libexec/swift --exclude=./usr/lib/swift_static --exclude=./.swift-runtime \
-        -cf - . | tar -C "$root" -xpf -
+    tar -C "$base" -cf - . | tar -C "$root" -xpf -
     mkdir -p "$root/var/tmp/shaked-test"
     cp "$deb" "$root/var/tmp/shaked-test/"
     unshare --mount --propagation private bash -euo pipefail -c "$(declare -f step fail in_root); in_root \"\$@\"" \
@@ -109,9 +104,32 @@ in_root() {
             -o -path /var/lib/apt -o -path /var/tmp \
             -o -name __pycache__ \) -prune -o -print | sort
     }
-    snapshot >"$root$T/before.txt"
 
-    step "apt-get install ./$deb"
+    step "apt-get install ./$deb, into the base system and umockdev"
+    # None of what the package depends on may be there already, unless the base system has it: each must
+    # come from the package's own control file.
+    local depends held
+    depends=$(dpkg-deb -f "$root$T/$deb" Pre-Depends Depends | sed 's/^[A-Za-z-]*://' | tr ',|' '\n\n' |
+        sed 's/([^)]*)//; s/:[a-z0-9]*//; s/[[:space:]]//g' | grep . | sort -u)
+    held=$(comm -12 <(echo "$depends") <(inroot dpkg-query -W -f='${Package} ${db:Status-Status}\n' |
+        awk '$2 == "installed" { print $1 }' | sort) | comm -23 - "$root/.base-packages")
+    [ -z "$held" ] || fail "the root already holds $(echo $held), which the package depends on but the base system lacks:
+the install root must hold only the base system and umockdev (install_root)"
+    # What apt fetches for the package is installed first, so that the lists before and after the package
+    # (dpkg --purge, below) differ only by what the package itself did. The cached lists may be older than
+    # the archive: then they are brought up to date once.
+    inroot apt-get install -qq --download-only --no-install-recommends "$T/$deb" >"$root$T/download.log" 2>&1 || {
+        inroot apt-get update -qq >/dev/null &&
+            inroot apt-get install -qq --download-only --no-install-recommends "$T/$deb" >"$root$T/download.log" 2>&1
+    } || { cat "$root$T/download.log"; fail "apt-get could not fetch what $deb depends on"; }
+    local pulled=("$root"/var/cache/apt/archives/*.deb)
+    if [ -e "${pulled[0]}" ]; then
+        echo "the package pulls in ${#pulled[@]} packages: $(for p in "${pulled[@]}"; do basename "${p%%_*}"; done | tr '\n' ' ')"
+        inroot apt-get install -y -qq --no-install-recommends "${pulled[@]#"$root"}" >/dev/null ||
+            fail "installing what $deb depends on failed in the root"
+        inroot apt-get clean
+    fi
+    snapshot >"$root$T/before.txt"
     inroot apt-get install -y -qq --no-install-recommends "$T/$deb" >/dev/null ||
         fail "apt-get install $T/$deb failed in the root"
     [ "$(inroot dpkg-query -W -f='${Status} ${Architecture}' shaked)" = "install ok installed $arch" ] ||
@@ -126,6 +144,11 @@ in_root() {
     step "the installed shaked and shakectl"
     inroot shaked --version
     inroot shaked --check-config || fail "shaked --check-config failed on the installed configuration"
+    # python3 is named in the control file by hand; the agent's GTK packages are only recommended.
+    local agent
+    agent=$(inroot shake-agent 2>&1) && fail "shake-agent started without python3-gi (a Recommends) installed"
+    [[ $agent == *"it needs python3-gi"* ]] || fail "shake-agent did not name what it lacks: $agent"
+    echo "shake-agent: ${agent%%;*}"
     cd "$checkout"
     SHAKED_BINARY=/usr/sbin/shaked timeout --kill-after=10 600 "$python" -u Tests/package/root_flow.py "$root" \
         "$traces/qt_shake_left.csv" </dev/null || fail "the daemon did not serve as installed (Tests/package/root_flow.py)"
@@ -213,15 +236,17 @@ if ((prepare)); then
     step "the root for iio-sensor-proxy 3.7 ready in $((SECONDS - start)) s"
     for arch in "${arches[@]}"; do
         start=$SECONDS
-        step "preparing the root (and for arm64 the SDK)"
+        step "preparing the install root"
         base=$(install_root "$arch")
         step "$base ready in $((SECONDS - start)) s"
-        # arm64's build (cross, in Debian's Swift root, to .build/debian13-arm64) is this step's longest
-        # part and needs nothing the other steps make: done here, on one core, it is incremental later.
+        # arm64's build (cross, in Debian's Swift root with the Debian 13 arm64 SDK, to .build/debian13-arm64)
+        # is this step's longest part and needs nothing the other steps make: done here, on one core, it is
+        # incremental later.
         if [ "$arch" = arm64 ]; then
+            start=$SECONDS
             SHAKED_BUILD_JOBS=${SHAKED_BUILD_JOBS:-1} scripts/package-deb.sh --arch arm64 --output "$work/prepared" |
                 tail -n 1 >/dev/null
-            step "the arm64 build ready in $((SECONDS - start)) s"
+            step "Debian's Swift, the arm64 SDK and the arm64 build ready in $((SECONDS - start)) s"
         fi
     done
     exit 0
