@@ -5,7 +5,7 @@ import os
 import subprocess
 import sys
 
-from .desktop import ROOT, wait_for
+from .desktop import ROOT, end, wait_for
 
 AGENT = os.path.join(ROOT, "clients", "shake-agent", "shake-agent")
 UNDO = "io.shaked.Undo"
@@ -49,9 +49,10 @@ class Agent:
         wait_for(lambda: calls.GetStatus()["status"]["agent"], 20, "the agent registered with shaked")
 
     def stop(self):
-        self.process.terminate()
-        self.process.wait(timeout=5)
-        self.log.close()
+        try:
+            end(self.process, "shake-agent")
+        finally:
+            self.log.close()
 
     def output(self):
         with open(self.log_path) as f:

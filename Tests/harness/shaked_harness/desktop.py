@@ -52,6 +52,20 @@ def wait_for(condition, timeout=10, what="condition"):
         time.sleep(0.1)
 
 
+def end(process, what, timeout=30):
+    """Sends a process the test started SIGTERM and waits for it to be gone. Under load a GTK app takes
+    seconds to go: each of its threads (Mesa's shader cache among them) must be scheduled once more
+    to exit before the process can be reaped (5.5 s with two busy loops beside it). So the wait is
+    for the exit itself, bounded only against a hang, which fails naming the program."""
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        raise AssertionError("%s did not exit within %s s of SIGTERM" % (what, timeout)) from None
+
+
 class Desktop:
     """Xvfb on a free display with a session bus, AT-SPI and openbox; stop() ends what start() began."""
 
@@ -150,9 +164,10 @@ class NotesApp:
         wait_for(lambda: self.status() not in ("", "Connecting to shaked…"), 10, "a connection to shaked")
 
     def stop(self):
-        self.process.terminate()
-        self.process.wait(timeout=5)
-        self.log.close()
+        try:
+            end(self.process, "shake-notes")
+        finally:
+            self.log.close()
 
     def output(self):
         with open(self.log_path) as f:
@@ -257,4 +272,4 @@ class NotesApp:
         wait_for(lambda: self.text().endswith(text), 10, "%r typed into the note" % text)
 
 
-__all__ = ["Daemon", "Desktop", "NotesApp", "missing", "wait_for"]
+__all__ = ["Daemon", "Desktop", "NotesApp", "end", "missing", "wait_for"]
