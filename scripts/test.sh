@@ -85,7 +85,7 @@ run_step 15 "packages and venv" none packages
 python=$PWD/.build/venv/bin/python
 # What the Debian 13 step keeps between runs (its roots and the arm64 SDK: downloads, and package set-up
 # under qemu, mostly waiting on the network and one core) is made beside the steps below, not after them,
-# under a time limit of its own like every step (cold, 32 min on a quiet machine; docs/testing.md).
+# under a time limit of its own like every step (its time, cold and warm, is in docs/testing.md).
 roots_log="$logs/Debian-13-roots.log" roots_start=$SECONDS roots_limit=60
 rm -f "$logs/.roots-done"
 {
