@@ -23,7 +23,7 @@ import Traces
         for (line, label) in zip(lines, labels) {
             let object = try json(line)
             let onset = try #require(object["onset"] as? Double)
-            let recognized = try #require(object["recognized"] as? Double)
+            let recognized = try #require(object["ended"] as? Double)
             #expect(onset <= recognized)
             #expect(recognized >= label.start && recognized <= label.end + 0.5)
             #expect(object["detector"] as? String == "shaked")

@@ -110,7 +110,8 @@ struct EverydayMotionTests {
     @Test(arguments: EverydayActivity.allCases)
     func noEventInAPocket(activity: EverydayActivity) {
         for seed in Self.seeds {
-            var recordings = [EverydayMotion(activity, seed: seed).samples(seconds: activity.isRhythmic ? 30 : 8)]
+            let motion = EverydayMotion(activity, seed: seed)
+            var recordings = [motion.samples(seconds: motion.impactTime.map { $0 + 4 } ?? 30)]
             if activity.isRhythmic { recordings.append(Self.bouts(activity, seed: seed)) }
             for (index, samples) in recordings.enumerated() {
                 for sensitivity in Sensitivity.allCases {
@@ -128,8 +129,8 @@ struct EverydayMotionTests {
     func noEventAtOtherRatesAndRanges(activity: EverydayActivity, rate: Double) {
         for seed in Self.seeds.prefix(3) {
             for range in [2 * standardGravity, 4 * standardGravity] {
-                var samples = EverydayMotion(activity, seed: seed).samples(
-                    seconds: activity.isRhythmic ? 20 : 8, rate: rate, range: range)
+                let motion = EverydayMotion(activity, seed: seed)
+                var samples = motion.samples(seconds: motion.impactTime.map { $0 + 4 } ?? 20, rate: rate, range: range)
                 if activity.isRhythmic {
                     let bouts = Self.bouts(activity, seed: seed, rate: rate, range: range)
                     let after = (samples.last?.timestamp ?? 0) + 1_000_000_000
@@ -190,7 +191,7 @@ struct EverydayMotionTests {
             after += shakeGenerator.next(300)
             let start = shakeGenerator.shakeStart ?? 0
             samples += after
-            let found = events(samples).filter { $0.recognized >= start }
+            let found = events(samples).filter { $0.endedAt >= start }
             #expect(found.count == 1, "seed \(seed): \(found.count) events for the shake")
         }
     }

@@ -139,7 +139,7 @@ struct HumanShakeTests {
     ///
     /// Where it falls short, and why (measured on these 200 people):
     /// - **Two slow cycles.** A shake of four strokes at 2.4 Hz (0.83 s) begins at its fourth stroke
-    ///   and stops there: no stroke of its size follows (``ShakeDetectorConfiguration/sustainCycles``),
+    ///   and stops there: no stroke of its size follows (``ShakeDetectorConfiguration/sustainHalfCycles``),
     ///   as with a knock or a heel strike ringing. Seeds 54 and 91.
     /// - **Up and down near 1 g.** Shaken along gravity (within about 27°) at 0.9-1.25 g, mostly
     ///   at 2-2.6 Hz, the device reads under 0.3 g for more than 60 ms at the top of each stroke,
@@ -170,9 +170,9 @@ struct HumanShakeTests {
             let found = events(person.samples(rate: rate, range: rangeInG * standardGravity))
             let start = Int64(person.shakeStart * 1e9)
             let end = Int64((person.shakeEnd + 0.5) * 1e9)
-            let times = found.map { String(format: "%.2f", Double($0.recognized - start) / 1e9) }
+            let times = found.map { String(format: "%.2f", Double($0.endedAt - start) / 1e9) }
             let line = "\(Self.describe(person, seed: UInt64(index + 1))): events at \(times) s into the shake"
-            let inTime = found.first.map { $0.recognized >= start && $0.recognized <= end } ?? false
+            let inTime = found.first.map { $0.endedAt >= start && $0.endedAt <= end } ?? false
             let hit = inTime && found.count == 1
             if inTime { recognized += 1 } else { unrecognized.append(line) }
             if hit { once += 1 } else if inTime { repeated.append(line) }
