@@ -109,6 +109,7 @@ struct DeviceMotion: Sendable {
     private var fallingSince: Int64?
     /// The latest sample of a free fall that lasted long enough to count.
     private(set) var lastFreeFall: Int64?
+
     /// The gravity estimate every ``orientationStep`` nanoseconds, newest last, and when the newest was
     /// taken: two seconds of how the device was held.
     private(set) var lastOrientationAt: Int64 = 0
@@ -265,6 +266,7 @@ struct DeviceMotion: Sendable {
             fallingSince = nil
             return
         }
+
         let since = fallingSince ?? t
         fallingSince = since
         if t - since >= settings.freeFallDwell { lastFreeFall = t }

@@ -181,14 +181,14 @@ public struct ShakeDetector: ShakeDetecting {
         device.orientation(before: match.firstStroke, by: configuration.postureLookback)
     }
 
-    /// The chain that stopped a near miss's rule was reported for, by its first stroke: one report a chain.
+    /// When the last near miss was told: a chain that began before it is the same chain grown, not told again.
     private var reportedNearMiss = Int64.min
 
     /// A chain that one rule stopped, told once (several rules stopping it is no near miss).
     @inline(never)
     private mutating func nearMiss(_ match: StrokeChain.Match) -> ShakePhase? {
-        guard let rule = match.failed.single, match.firstStroke != reportedNearMiss else { return nil }
-        reportedNearMiss = match.firstStroke
+        guard let rule = match.failed.single, match.event.onset > reportedNearMiss else { return nil }
+        reportedNearMiss = match.event.began
         return .nearMiss(match.event, rule)
     }
 }

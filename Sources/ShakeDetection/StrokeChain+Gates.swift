@@ -104,36 +104,52 @@ extension StrokeChain {
     }
 
     /// Whether a chain in ongoing motion only carries on the rhythm the body kept before it: in the
-    /// ``ShakeDetectorConfiguration/rhythmMemory`` before its first stroke, at least
-    /// ``ShakeDetectorConfiguration/rhythmStrokes`` strokes came at the chain's own pace (a stroke each
-    /// half cycle), as strong and along its line, and kept coming up to it. Nothing new began: the end of a flight of stairs is the same steps
-    /// stopping. A hand's shake changes the rhythm, the strength or the line of what came before.
+    /// ``ShakeDetectorConfiguration/rhythmMemory`` before its first stroke (from its first quarter on: for
+    /// seconds), at least ``ShakeDetectorConfiguration/rhythmStrokes`` strokes came, as strong as the chain's and along its line,
+    /// those of them one way along it at the chain's own cycle (a body's steps may pass the threshold only
+    /// one way, at each landing), and they kept coming up to it. Nothing new began: the end of a flight of
+    /// stairs is the same steps stopping. A hand's shake changes the rhythm, the strength or the line of
+    /// what came before.
     func isBodyRhythm(first: Stroke, line: Vector3, halfCycle: Double, size: Double) -> Bool {
         let length = line.length
         guard view == .motion, configuration.rhythmStrokes > 0, length > 0, halfCycle > 0, size > 0 else { return false }
         let direction = (1 / length) * line
         let from = first.start - Int64(configuration.rhythmMemory * 1e9)
         var count = 0
-        var earliest = Int64.max
         var latest = Int64.min
         var strength = 0.0
         var along = 0.0
+        // Each way along the line: how many, the first and the last, and the longest wait between two (the
+        // ring runs newest first).
+        var forth = (count: 0, earliest: Int64.max, latest: Int64.min, gap: Int64(0))
+        var back = (count: 0, earliest: Int64.max, latest: Int64.min, gap: Int64(0))
         for i in 0..<recent.count {
             let stroke = recent[back: i]
             guard stroke.start >= from, stroke.start < first.start else { continue }
             count += 1
-            earliest = min(earliest, stroke.start)
             latest = max(latest, stroke.start)
-            let peak = stroke.peak.length
-            strength += peak
-            along += abs(stroke.peak.dot(direction))
+            strength += stroke.peak.length
+            let on = stroke.peak.dot(direction)
+            along += abs(on)
+            if on >= 0 {
+                let gap = forth.count > 0 ? forth.earliest - stroke.start : 0
+                forth = (forth.count + 1, stroke.start, max(forth.latest, stroke.start), max(forth.gap, gap))
+            } else {
+                let gap = back.count > 0 ? back.earliest - stroke.start : 0
+                back = (back.count + 1, stroke.start, max(back.latest, stroke.start), max(back.gap, gap))
+            }
         }
         guard count >= configuration.rhythmStrokes, strength > 0 else { return false }
-        let interval = seconds(latest - earliest) / Double(count - 1)
-        // The strokes kept coming up to the chain: no pause of more than two of their intervals.
-        guard seconds(first.start - latest) <= 2 * interval else { return false }
+        let way = forth.count >= back.count ? forth : back
+        // A rhythm the body kept for seconds: evenly, from the first quarter of the memory on. (A hand whose
+        // first strokes did not yet make a chain has strokes only just before it.)
+        guard way.count >= 2, seconds(first.start - way.earliest) >= 0.75 * configuration.rhythmMemory else { return false }
+        let cycle = seconds(way.latest - way.earliest) / Double(way.count - 1)
+        // The strokes kept coming, evenly and up to the chain: no pause longer than a cycle and a half (a hand
+        // that shook, stopped and shakes again is not keeping a rhythm).
+        guard seconds(first.start - latest) <= 1.5 * cycle, seconds(way.gap) <= 1.5 * cycle else { return false }
         let alike = configuration.rhythmLikeness
-        let pace = interval / halfCycle
+        let pace = cycle / (2 * halfCycle)
         let samePace = pace >= 1 / alike && pace <= alike
         let strong = strength / Double(count) / size
         let sameStrength = strong >= 1 / alike && strong <= alike

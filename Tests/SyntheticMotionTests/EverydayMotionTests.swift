@@ -143,15 +143,13 @@ struct EverydayMotionTests {
     }
 
     /// The material is hard: without the free-fall gate, bouts of jumping that stop fire the detector
-    /// (a flight in free fall is what tells them from a hand), so the silence above is the gate's
-    /// doing. Here the stride gate does not silence them (their chains begin fresh from the standing
-    /// still before each bout, which that gate does not judge); it earns its place on real running
-    /// (docs/detector.md).
+    /// (a flight in free fall is what tells them from a hand), so the silence above is the gates' doing.
+    /// A bout's chains begin fresh from the standing still before it; past the fresh window the gates on
+    /// motion going on (impacts, strides, the body's rhythm) judge them too, and take some of what the
+    /// free-fall gate alone would have to.
     @Test func withoutTheFreeFallGateJumpingFires() {
-        func events(freeFall: Bool, stride: Bool) -> Int {
-            var configuration = ShakeDetectorConfiguration()
-            if !freeFall { configuration.freeFallLevel = 0 }
-            if !stride { configuration.strideSway = .infinity }
+        func events(without rules: [ShakeRule]) -> Int {
+            let configuration = ShakeDetectorConfiguration().without(rules)
             var total = 0
             for seed in Self.seeds {
                 var detector = ShakeDetector(configuration: configuration)
@@ -159,17 +157,22 @@ struct EverydayMotionTests {
             }
             return total
         }
-        let neither = events(freeFall: false, stride: false)
-        #expect(neither >= 3, "\(neither) events in 18 bouts of jumping without the gates")
-        #expect(events(freeFall: false, stride: true) >= 3, "the stride gate alone")
-        #expect(events(freeFall: true, stride: false) == 0, "the free-fall gate alone")
+        let motionGates: [ShakeRule] = [.impacts, .strides, .bodyRhythm]
+        let none = events(without: [.freeFall] + motionGates)
+        let onlyMotionGates = events(without: [.freeFall])
+        print("EVENTS jumping bouts: no gate \(none), the motion gates alone \(onlyMotionGates)")
+        #expect(none >= 3, "\(none) events in 18 bouts of jumping without the gates")
+        #expect(onlyMotionGates < none, "the gates on motion going on take none of them: \(onlyMotionGates) of \(none)")
+        #expect(onlyMotionGates >= 1, "the free-fall gate is still needed: \(onlyMotionGates)")
+        #expect(events(without: motionGates) == 0, "the free-fall gate alone")
     }
 
     /// The falls are hard material too: half land soft and ring at 2.5-4.5 Hz, which without the
     /// turn gate the detector takes for a shake now and then.
     @Test func withoutTheTurnGateSoftFallsFire() {
-        var configuration = ShakeDetectorConfiguration(sensitivity: .high)
-        configuration.fallTurn = -1  // a cosine is never below -1: the gate is off
+        // Both parts of the rule off: the turn gate (a chain dying away after a turn) and the posture a shake
+        // ends in (the device left lying turned), either of which stops these falls.
+        let configuration = ShakeDetectorConfiguration(sensitivity: .high).without([.turnedOver])
         var total = 0
         for seed in UInt64(1)...30 {
             let motion = EverydayMotion(.fallOntoSide, seed: seed)
