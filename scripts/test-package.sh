@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Debian package, checked as a packager's CI checks it, on this machine (root needed):
 #  1. scripts/package-deb.sh builds it (one release build, reused by every step below);
-#  2. the executables need only libraries that Debian packages provide (and not libiio, which shaked
+#  2. the linker's order file (Sources/shaked/Linking/shaked.order) names only symbols the release daemon has;
+#     the executables need only libraries that Debian packages provide (and not libiio, which shaked
 #     loads with dlopen), and no RUNPATH into a toolchain; Depends names libiio0 all the same;
 #  3. lintian reports no error and no missing manual page, and each warning it reports is explained
 #     in docs/packaging.md; the package's man pages render with no warning from man, and
@@ -65,6 +66,16 @@ arch=$(dpkg --print-architecture)
 case "$(basename "$deb")" in shaked_*_"$arch".deb) ;; *) fail "$(basename "$deb") is not named shaked_VERSION_$arch.deb" ;; esac
 dpkg-deb --info "$deb" | sed -n '/Package:/,$p'
 echo "sizes: .deb $(stat -c %s "$deb") bytes; dbgsym $(stat -c %s "$work"/out/shaked-dbgsym_*.deb 2>/dev/null || echo none)"
+
+step "the linker's order file names only symbols the release daemon has"
+# Package.swift links the release daemon in the order of Sources/shaked/Linking/shaked.order; a name the
+# daemon no longer has is a list gone stale (renamed or deleted code), which places the daemon's code badly.
+order=Sources/shaked/Linking/shaked.order
+release_shaked="$(scripts/build-release.sh --show-bin-path)/shaked"
+stale=$(comm -23 <(sort -u "$order") <(nm --defined-only "$release_shaked" | awk '{ print $3 }' | sort -u))
+[ -z "$stale" ] || fail "$order names $(wc -l <<<"$stale") symbols that $release_shaked lacks, such as" \
+    "$(head -n 3 <<<"$stale" | tr '\n' ' ')(stale: run scripts/order-file to write the list again)"
+echo "  all $(sort -u "$order" | wc -l) symbols of $order are in the release shaked"
 
 step "the executables need only Debian's libraries"
 dpkg-deb -x "$deb" "$work/root"

@@ -18,9 +18,11 @@ struct DeviceMotion: Sendable {
         var squared: Double
         /// Whether the motion now going on began from stillness, within the fresh window.
         var fresh: Bool
-        /// The fresh window: motion that began in it began from stillness (``beganFromStillness(_:)``).
+        /// The fresh window: motion that began in it began from stillness (``beganFromStillness(_:)``). While
+        /// a shake that began so goes on, it stays open (``keepsFresh``); `windowEnd` is where it would close.
         var freshFrom: Int64
         var freshUntil: Int64
+        var windowEnd: Int64
 
         /// Whether the sensor is at its limit: an axis reads the same large value (over 1.5 g) as in
         /// the sample before, which a moving device only does when the converter is pinned. Asked only
@@ -35,6 +37,11 @@ struct DeviceMotion: Sendable {
         /// window after the device was last held still. (A stroke starts above the calm level, so the first
         /// stroke of fresh motion starts no earlier than the motion.)
         func beganFromStillness(_ start: Int64) -> Bool { start >= freshFrom && start <= freshUntil }
+
+        /// Whether a chain whose oldest stroke began at `start` is in motion going on: not begun in the fresh
+        /// window (a shake that began from stillness may go on past it, its chains still judged by the relaxed
+        /// rules of its start; a body that set off from standing still is past it too).
+        func inMotionGoingOn(_ start: Int64) -> Bool { !(start >= freshFrom && start <= windowEnd) }
     }
 
     /// Nanoseconds between entries of ``orientations``.
@@ -102,6 +109,7 @@ struct DeviceMotion: Sendable {
     private var fallingSince: Int64?
     /// The latest sample of a free fall that lasted long enough to count.
     private(set) var lastFreeFall: Int64?
+
     /// The gravity estimate every ``orientationStep`` nanoseconds, newest last, and when the newest was
     /// taken: two seconds of how the device was held.
     private(set) var lastOrientationAt: Int64 = 0
@@ -216,13 +224,14 @@ struct DeviceMotion: Sendable {
         let squared = dynamic.dot(dynamic)
         let fresh = noteStillness(squared: squared, at: t)
         noteFreeFall(raw, at: t)
-        var window = (from: Int64.max, until: Int64.min)
+        var window = (from: Int64.max, until: Int64.min, end: Int64.min)
         if let since = freshSince {
-            window = (since, keepsFresh || since > .max - settings.freshWindow ? .max : since + settings.freshWindow)
+            let end = since > .max - settings.freshWindow ? .max : since + settings.freshWindow
+            window = (since, keepsFresh ? .max : end, end)
         }
         return Step(
             t: t, dt: dt, raw: raw, previous: lastRaw, dynamic: dynamic, squared: squared, fresh: fresh,
-            freshFrom: window.from, freshUntil: window.until)
+            freshFrom: window.from, freshUntil: window.until, windowEnd: window.end)
     }
 
     /// Seconds from nanoseconds, by a multiplication: a division costs several times as much.
@@ -257,24 +266,28 @@ struct DeviceMotion: Sendable {
             fallingSince = nil
             return
         }
+
         let since = fallingSince ?? t
         fallingSince = since
         if t - since >= settings.freeFallDwell { lastFreeFall = t }
     }
 
-    /// Whether a chain that looks like a shake is the whole body moving rather than a hand shaking: it
+    /// The gates on the whole body a chain fails, rather than a hand shaking: ``ShakeRule/freeFall`` when it
     /// began within ``ShakeDetectorConfiguration/freeFallMemory`` of a free fall (or contains one: the
-    /// flight of a jump, a drop), or it is a body ringing on what it landed on after toppling over: the
-    /// chain dies away (``StrokeChain/diesAway(closed:)``) and gravity now lies more than
-    /// ``ShakeDetectorConfiguration/fallTurn`` away from where it was
+    /// flight of a jump, a drop); ``ShakeRule/turnedOver`` when it is a body ringing on what it landed on
+    /// after toppling over: the chain dies away (``StrokeChain/diesAway(closed:)``) and gravity now lies more
+    /// than ``ShakeDetectorConfiguration/fallTurn`` away from where it was
     /// ``ShakeDetectorConfiguration/fallLookback`` before the chain began (the body went from upright to
     /// lying on its side or back). Without that much history, no turn.
-    func isBodyMotion(_ match: StrokeChain.Match) -> Bool {
-        if let fell = lastFreeFall, fell >= match.firstStroke - settings.freeFallMemory { return true }
-        guard match.diesAway, let then = orientation(before: match.firstStroke, by: settings.fallLookback),
-            let gravity
-        else { return false }
-        return then.cosine(gravity) < settings.fallTurn
+    func bodyRules(_ match: StrokeChain.Match) -> ShakeRules {
+        var failed: ShakeRules = []
+        if let fell = lastFreeFall, fell >= match.firstStroke - settings.freeFallMemory { failed.insert(.init(.freeFall)) }
+        if match.diesAway, let then = orientation(before: match.firstStroke, by: settings.fallLookback), let gravity,
+            then.cosine(gravity) < settings.fallTurn
+        {
+            failed.insert(.init(.turnedOver))
+        }
+        return failed
     }
 
     /// The gravity estimate `lookback` seconds before `time`, nil when the detector has not seen that

@@ -97,21 +97,45 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
     /// than 3.5 Hz read 0.26-0.45. A stride adds fore-aft braking and drive and sideways sway:
     /// 0.33-0.87 on phones at the waist, half of them over 0.5. `.infinity` turns the gate off.
     public var strideSway: Double
-    /// The share of a shake's size (the mean strength of its strokes) below which the motion is no
-    /// stroke of that shake: once it stays below for ``endCycles`` half cycles, the hand has stopped.
+    /// How far back before a chain in ongoing motion the body's rhythm is remembered, in seconds
+    /// (``rhythmStrokes``).
+    public var rhythmMemory: Double
+    /// Strokes in ``rhythmMemory`` before a chain in ongoing motion that make a rhythm the body kept: when
+    /// they came at the chain's pace, as strong and along its line (within ``rhythmLikeness`` and
+    /// ``linearity``), the chain only carries that rhythm on (the end of a flight of stairs), and is not a
+    /// shake. 0 turns the rule off.
+    public var rhythmStrokes: Int
+    /// Largest ratio, either way, between the pace or the strength of the strokes before a chain and the
+    /// chain's own, for the two to count as the same rhythm (``rhythmStrokes``).
+    public var rhythmLikeness: Double
+    /// Cosine between gravity as the device was held before a shake's strokes began and gravity when they
+    /// stopped, below which the device is turned from where the hand held it: the shake ends only when it
+    /// comes back within ``postureWait``, and is dropped if it stays turned (a body that fell or lay down).
+    /// The default, 0.5, is 60°. -1 turns the rule off.
+    public var postureTurn: Double
+    /// How long, in seconds, a device turned when a shake's strokes stop may take to come back.
+    public var postureWait: Double
+    /// How long before a shake's first stroke gravity is taken as where the hand held the device, in seconds.
+    public var postureLookback: Double
+    /// The longest shake, from its first stroke to its end, in seconds, whose posture is judged (``postureTurn``):
+    /// a body falls or lies down in a second or two.
+    public var postureSpan: Double
+    /// The share of a shake's size below which the motion is no stroke of that shake: once it stays below
+    /// for ``endHalfCycles`` half cycles, the hand has stopped. The size is the largest mean strength of its
+    /// strokes seen while they looked like a shake.
     public var endLevel: Double
     /// How many of a shake's own half cycles the motion must stay below ``endLevel`` for the shake to
     /// have ended: 2 is a whole cycle of its rhythm with no stroke of its size.
-    public var endCycles: Double
+    public var endHalfCycles: Double
     /// The shortest time, in seconds, the motion must stay below ``endLevel`` for a shake to have ended,
     /// however fast its rhythm.
     public var endQuietMinimum: Double
     /// How long, in seconds, a shake may go on after its strokes last looked like a shake before it is
     /// dropped: motion that keeps going at its size without looking like a shake is a body's.
-    public var candidateLife: Double
+    public var lifeAfterLastMatch: Double
     /// How long, in half cycles of its rhythm, a shake must go on after it began (a stroke of its size
     /// that late): one that stops at once is a knock or a heel strike ringing, not a hand's shake.
-    public var sustainCycles: Double
+    public var sustainHalfCycles: Double
 
     /// The defaults for a sensitivity level.
     public init(sensitivity: Sensitivity = .medium) {
@@ -150,11 +174,18 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
         impactCrest = 2.2
         strideRate = 3.5
         strideSway = 0.5
+        postureTurn = 0.5
+        postureWait = 1.0
+        postureLookback = 0.5
+        postureSpan = 4
+        rhythmMemory = 4
+        rhythmStrokes = 6
+        rhythmLikeness = 1.4
         endLevel = 0.5
-        endCycles = 2
+        endHalfCycles = 2
         endQuietMinimum = 0.1
-        candidateLife = 2
-        sustainCycles = 1
+        lifeAfterLastMatch = 2
+        sustainHalfCycles = 1
     }
 
     /// Checks every value and names the first one out of range.
@@ -191,12 +222,19 @@ public struct ShakeDetectorConfiguration: Sendable, Hashable {
         try check(impactCrest >= 2.0.squareRoot(), "impactCrest", "must be at least √2 (a sine's crest factor); .infinity turns it off")
         try check(strideRate >= 0 && strideRate <= 12, "strideRate", "must lie in [0, 12] Hz (0 turns the stride gate off)")
         try check(strideSway >= 0, "strideSway", "must be at least 0; .infinity turns the stride gate off")
+        try check((-1...1).contains(postureTurn), "postureTurn", "is a cosine, from -1 to 1")
+        try check(postureWait >= 0 && postureWait <= 5, "postureWait", "must lie in [0, 5] s")
+        try check(postureLookback > 0 && postureLookback <= 1.75, "postureLookback", "must lie in (0, 1.75] s")
+        try check(postureSpan >= 0 && postureSpan <= 30, "postureSpan", "must lie in [0, 30] s")
+        try check(rhythmMemory >= 0 && rhythmMemory <= 10, "rhythmMemory", "must lie in [0, 10] s")
+        try check(rhythmStrokes >= 0 && rhythmStrokes <= 16, "rhythmStrokes", "must lie in [0, 16] (0 turns the rule off)")
+        try check(rhythmLikeness >= 1, "rhythmLikeness", "must be at least 1")
         try check(endLevel > 0 && endLevel < 1, "endLevel", "must lie in (0, 1): a share of the shake's strokes")
-        try check(endCycles > 0 && endCycles <= 10, "endCycles", "must lie in (0, 10] half cycles")
+        try check(endHalfCycles > 0 && endHalfCycles <= 10, "endHalfCycles", "must lie in (0, 10] half cycles")
         try check(
             endQuietMinimum >= 0 && endQuietMinimum <= 2, "endQuietMinimum", "must lie in [0, 2] s")
-        try check(candidateLife > 0 && candidateLife <= 30, "candidateLife", "must lie in (0, 30] s")
-        try check(sustainCycles >= 0 && sustainCycles <= 10, "sustainCycles", "must lie in [0, 10] half cycles")
+        try check(lifeAfterLastMatch > 0 && lifeAfterLastMatch <= 30, "lifeAfterLastMatch", "must lie in (0, 30] s")
+        try check(sustainHalfCycles >= 0 && sustainHalfCycles <= 10, "sustainHalfCycles", "must lie in [0, 10] half cycles")
     }
 }
 

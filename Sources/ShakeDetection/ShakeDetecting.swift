@@ -46,10 +46,11 @@ public enum DetectorKind: String, Sendable, CaseIterable {
     /// Qt Sensors' `QtSensors.shake2` recognizer, as a baseline.
     case qtShake2 = "qt-shake2"
 
-    /// Makes a fresh detector of this kind at the given sensitivity.
-    public func make(sensitivity: Sensitivity = .medium) -> any ShakeDetecting {
+    /// Makes a fresh detector of this kind at the given sensitivity; shaked's with `rules` turned off
+    /// (``ShakeDetectorConfiguration/without(_:)``), the baselines have none.
+    public func make(sensitivity: Sensitivity = .medium, without rules: [ShakeRule] = []) -> any ShakeDetecting {
         switch self {
-        case .shaked: return ShakeDetector(configuration: .init(sensitivity: sensitivity))
+        case .shaked: return ShakeDetector(configuration: ShakeDetectorConfiguration(sensitivity: sensitivity).without(rules))
         case .seismic: return SeismicDetector(sensitivity: sensitivity)
         case .qtShake: return QtShakeDetector()
         case .qtShake2: return QtShake2Detector()

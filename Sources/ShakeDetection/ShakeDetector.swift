@@ -15,11 +15,8 @@
 ///    the mean half cycle lies in the shake band, every other stroke stays on one line,
 ///    stroke strengths are alike (not gait's impact and rebound), the rhythm is even, and,
 ///    when strokes were already going on before the chain began (walking, running), one more
-///    reversal is needed. So it is for a chain the detector could not watch the time before (it
-///    began less than 2 s after the detector started) unless the device was seen held still since
-///    the start, and such a chain is none when strokes came before it: a body was already moving
-///    hard. Nor is a chain that moves the device less than 7 mm (peak acceleration over ω²) unless it
-///    saturated the sensor: a jiggle.
+///    reversal is needed. Nor is a chain that moves the device less than 7 mm (peak acceleration
+///    over ω²) a shake, unless it saturated the sensor: a jiggle.
 /// 5. **From stillness**: motion that begins after the device was held still (a person
 ///    looking at the screen) may be a gentle or a slow shake. For a short window its strokes
 ///    count from a lower threshold, slower rhythms count, and strokes may alternate strong and
@@ -37,11 +34,11 @@
 ///    end to end in three dimensions, yet go back and forth along one line on the whole.
 ///
 /// How it ends (``ShakeEnding``): the rhythm stops. Once no stroke of the shake's size
-/// (``ShakeDetectorConfiguration/endLevel`` of its strokes' mean strength) has come for
-/// ``ShakeDetectorConfiguration/endCycles`` half cycles of its own rhythm, the shake has ended. Each
+/// (``ShakeDetectorConfiguration/endLevel`` of the largest mean strength its strokes reached) has come for
+/// ``ShakeDetectorConfiguration/endHalfCycles`` half cycles of its own rhythm, the shake has ended. Each
 /// stroke that still looks like a shake keeps it going, so continuous shaking ends once, when it stops.
 /// When the motion goes on at the shake's size without looking like a shake for
-/// ``ShakeDetectorConfiguration/candidateLife``, the shake is dropped: a body that keeps going. After
+/// ``ShakeDetectorConfiguration/lifeAfterLastMatch``, the shake is dropped: a body that keeps going. After
 /// an end, the strokes seen so far start nothing new.
 ///
 /// Each sample costs O(1) work and no allocation; the detector has no clock and no I/O.
@@ -75,6 +72,7 @@ public struct ShakeDetector: ShakeDetecting {
         motion.reset()
         principalAxis.reset()
         shake = nil
+        reportedNearMiss = .min
         // (A phase already held is still delivered: it happened.)
     }
 
@@ -136,17 +134,21 @@ public struct ShakeDetector: ShakeDetecting {
     private mutating func take(_ sample: Sample) -> ShakePhase? {
         guard let step = device.advance(sample) else { return nil }
         var match = motion.advance(step)
-        if let seen = match, device.isBodyMotion(seen) { match = nil }
-        if let seenOnLine = principalAxis.advance(step), match == nil, !device.isBodyMotion(seenOnLine) {
-            match = seenOnLine
+        if let seen = match { match!.failed.formUnion(device.bodyRules(seen)) }
+        if var onLine = principalAxis.advance(step) {
+            onLine.failed.formUnion(device.bodyRules(onLine))
+            // A chain that looks like a shake on either view wins over a near miss on the other.
+            if match.map({ !$0.failed.isEmpty }) ?? true, onLine.failed.isEmpty || match == nil { match = onLine }
         }
         guard var ongoing = shake else {
             guard let match else { return nil }
-            shake = ShakeEnding(match, settings: ending)
+            guard match.failed.isEmpty else { return nearMiss(match) }
+            shake = ShakeEnding(match, heldAs: heldAs(before: match), settings: ending)
             device.keepsFresh = match.fromStillness
             return .began(match.event)
         }
-        if let match { ongoing.goesOn(match, settings: ending) }
+        // Within a shake, the rhythm that came before is the shake's own: a chain that only carries it on keeps it going.
+        if let match, match.failed.subtracting(.init(.bodyRhythm)).isEmpty { ongoing.goesOn(match, settings: ending) }
         switch ongoing.advance(step, settings: ending) {
         case .goingOn:
             shake = ongoing
@@ -165,7 +167,29 @@ public struct ShakeDetector: ShakeDetecting {
             shake = nil
             device.keepsFresh = false
             return .dropped(ongoing.event, .tooShort, at: step.t)
+        case .postureChanged:
+            shake = nil
+            device.keepsFresh = false
+            motion.clear()
+            principalAxis.clear()
+            return .dropped(ongoing.event, .postureChanged, at: step.t)
         }
+    }
+
+    /// Gravity as the device was held just before a chain's first stroke, when the detector saw that far back.
+    private func heldAs(before match: StrokeChain.Match) -> Vector3? {
+        device.orientation(before: match.firstStroke, by: configuration.postureLookback)
+    }
+
+    /// When the last near miss was told: a chain that began before it is the same chain grown, not told again.
+    private var reportedNearMiss = Int64.min
+
+    /// A chain that one rule stopped, told once (several rules stopping it is no near miss).
+    @inline(never)
+    private mutating func nearMiss(_ match: StrokeChain.Match) -> ShakePhase? {
+        guard let rule = match.failed.single, match.event.onset > reportedNearMiss else { return nil }
+        reportedNearMiss = match.event.began
+        return .nearMiss(match.event, rule)
     }
 }
 

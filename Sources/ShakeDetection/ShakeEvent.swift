@@ -11,41 +11,38 @@ public enum AxisDirection: String, Sendable, Hashable {
     case negative
 }
 
-/// A recognized shake: begun (the strokes look like a shake) or ended (the hand stopped), as
-/// ``ShakePhase`` says.
+/// A shake the detector saw: as it began (the strokes look like a shake), and once the hand stopped, as
+/// it ended; ``ShakePhase`` says which.
 public struct ShakeEvent: Sendable, Hashable {
-    /// When the shaking motion began, in nanoseconds on the samples' clock.
+    /// When the shaking motion began (its first stroke), in nanoseconds on the samples' clock.
     public var onset: Int64
-    /// The timestamp of the sample that completed recognition, in nanoseconds: for a shake that
-    /// ended, the sample that showed the hand had stopped; for one that began, the sample that made
-    /// its strokes a shake.
-    public var recognized: Int64
-    /// When the strokes first looked like a shake, in nanoseconds (UIKit's `motionBegan`): the same as
-    /// ``recognized`` for a shake that has only begun, and for a detector that answers at once.
+    /// When the strokes first looked like a shake, in nanoseconds (UIKit's `motionBegan`): the sample
+    /// that made them a candidate. For a detector that answers at once, the same as ``ended``.
     public var began: Int64
+    /// When the hand stopped, in nanoseconds (UIKit's `motionEnded`): the sample that showed the shake
+    /// had ended. Nil while it has only begun, and in a shake that was dropped.
+    public var ended: Int64?
     /// The largest dynamic acceleration (gravity removed) seen during the shake, in m/s².
     public var peak: Double
-    /// How many times the motion reversed direction before recognition.
+    /// How many times the motion reversed direction, as far as it was followed.
     public var reversals: Int
     /// The device axis closest to the line the device was shaken along.
     public var axis: Axis
     /// The direction of the first stroke along `axis`.
     public var direction: AxisDirection
 
-    /// Creates an event; detectors build these, tests compare them.
+    /// Creates an event; detectors build these, tests compare them. A detector that answers at once (the
+    /// baselines) gives an event that began and ended at the same sample.
     public init(
-        onset: Int64, recognized: Int64, peak: Double, reversals: Int, axis: Axis, direction: AxisDirection,
-        began: Int64? = nil
+        onset: Int64, began: Int64, ended: Int64? = nil, peak: Double, reversals: Int, axis: Axis,
+        direction: AxisDirection
     ) {
         self.onset = onset
-        self.recognized = recognized
-        self.began = began ?? recognized
+        self.began = began
+        self.ended = ended
         self.peak = peak
         self.reversals = reversals
         self.axis = axis
         self.direction = direction
     }
-
-    /// Recognition latency from the onset of the motion, in nanoseconds.
-    public var latency: Int64 { recognized - onset }
 }

@@ -40,6 +40,14 @@ struct StrokeChain: Sendable {
         var firstStroke: Int64
         /// Whether the chain dies away from its strongest stroke (``StrokeChain/diesAway(closed:)``).
         var diesAway: Bool
+        /// The rules the chain failed: none for a chain that looks like a shake; one for a near miss.
+        var failed: ShakeRules = []
+    }
+
+    /// A stroke as the body's recent rhythm remembers it (``isBodyRhythm(first:line:halfCycle:size:)``).
+    struct PastStroke: Sendable {
+        var start: Int64
+        var peak: Vector3
     }
 
     // Stored in the order a sample reads them, the small and hot first: a sample touches few cache lines.
@@ -62,8 +70,9 @@ struct StrokeChain: Sendable {
     private var principal = PrincipalAxis()
     /// The closed strokes of the current chain of reversals, newest last.
     private(set) var chain = Ring<8, Stroke>(filler: .none)
-    /// Start times of recent strokes, for telling ongoing activity from a fresh shake.
-    private(set) var recentStarts = Ring<16, Int64>(filler: 0)
+    /// Recent strokes, closed, newest last: for telling ongoing activity from a fresh shake, and the body's
+    /// rhythm from a new one.
+    private(set) var recent = Ring<16, PastStroke>(filler: PastStroke(start: 0, peak: .zero))
     /// The settings in force.
     let configuration: ShakeDetectorConfiguration
 
@@ -171,7 +180,6 @@ struct StrokeChain: Sendable {
                 stroke.momentsAtStart = moments
                 current = stroke
                 retryAsStrokeGrows = false
-                recentStarts.append(t)
                 if let match = recognize(next: stroke, at: t, step: step) { return match }
             }
         }
@@ -203,6 +211,7 @@ struct StrokeChain: Sendable {
     private mutating func closeCurrent() {
         guard let stroke = current else { return }
         current = nil
+        recent.append(PastStroke(start: stroke.start, peak: stroke.peak))
         if let last = chain.last, !reverses(last, stroke) {
             if view == .principalAxis, last.peak.cosine(stroke.peak) > 0.5,
                 seconds(stroke.start - last.start) <= configuration.halfPeriod.upperBound
@@ -251,46 +260,52 @@ struct StrokeChain: Sendable {
             retryAsStrokeGrows = true
             return nil
         }
-        guard var found = shape(closed: closed, next: next, halfPeriod: halfPeriod, zigzag: zigzag)
-        else { return nil }
-        if found.lopsided > configuration.lopsidedZigzag {
+        var found = shape(closed: closed, next: next, halfPeriod: halfPeriod, zigzag: zigzag)
+        if found.failed.isEmpty, found.lopsided > configuration.lopsidedZigzag {
             // Strokes alternate strong and weak: a vertical shake, or gait. One more reversal.
             closed += 1
-            guard chain.count >= closed,
-                let longer = shape(closed: closed, next: next, halfPeriod: halfPeriod, zigzag: zigzag)
-            else { return nil }
-            found = longer
+            guard chain.count >= closed else { return nil }
+            found = shape(closed: closed, next: next, halfPeriod: halfPeriod, zigzag: zigzag)
         }
+        var failed = found.failed
 
         // Slower than the shake band (only from stillness): a hand that shakes at under 2 Hz
         // moves the device a few centimetres; an arm or body swinging that slowly and that hard
         // sweeps further. Sweep = peak acceleration / (2π f)², f from the mean half cycle.
         let radiansPerSecond = Double.pi / found.halfCycle
         let sweep = found.peak / (radiansPerSecond * radiansPerSecond)
-        if found.halfCycle > configuration.halfPeriod.upperBound {
-            guard sweep <= configuration.slowSweep else { return nil }
+        if found.halfCycle > configuration.halfPeriod.upperBound, sweep > configuration.slowSweep {
+            failed.insert(.init(.sweep))
         }
         // A hand that shakes moves the device a centimetre or more; a jiggle, a tap or a buzz moves
         // it millimetres. A saturated stroke was stronger than it reads, so its sweep is unknown.
-        if sweep < configuration.shortestSweep, !isSaturated(closed: closed, next: next) { return nil }
+        if sweep < configuration.shortestSweep, !isSaturated(closed: closed, next: next) { failed.insert(.init(.sweep)) }
 
         let first = chain[back: closed - 1]
         let line = Self.line(chain: chain, count: closed, first: first)
-        if !fromStillness {
+        var size = next.strength
+        for i in 0..<closed { size += chain[back: i].strength }
+        size /= Double(closed + 1)
+        // The gates on a body's motion judge every chain in motion going on, a shake that began from
+        // stillness and went on past the fresh window too: a body that set off from standing is a body.
+        if !fromStillness || step.inMotionGoingOn(first.start) {
             let stretch = moments - first.momentsAtStart
-            if isImpactTrain(stretch, since: first.start, peak: found.peak, at: t) { return nil }
-            if isStride(stretch, line: line, halfCycle: found.halfCycle) { return nil }
+            if isImpactTrain(stretch, since: first.start, peak: found.peak, at: t) { failed.insert(.init(.impacts)) }
+            if isStride(stretch, line: line, halfCycle: found.halfCycle) { failed.insert(.init(.strides)) }
+            if isBodyRhythm(first: first, line: line, halfCycle: found.halfCycle, size: size) {
+                failed.insert(.init(.bodyRhythm))
+            }
         }
+        // Two rules or more failed: not close to a shake at all.
+        guard failed.isEmpty || failed.single != nil else { return nil }
         let (axis, direction) = Self.dominantAxis(line: line, first: first)
         var onset = first.start
         for i in closed..<chain.count { onset = chain[back: i].start }
-        var size = next.strength
-        for i in 0..<closed { size += chain[back: i].strength }
         let event = ShakeEvent(
-            onset: onset, recognized: t, peak: found.peak, reversals: chain.count, axis: axis, direction: direction)
+            onset: onset, began: t, peak: found.peak, reversals: chain.count, axis: axis, direction: direction)
         return Match(
-            event: event, halfCycle: found.halfCycle, strokeSize: size / Double(closed + 1), fromStillness: fromStillness,
-            firstStroke: first.start, diesAway: diesAway(closed: closed))
+            event: event, halfCycle: found.halfCycle, strokeSize: size, fromStillness: fromStillness,
+            firstStroke: first.start, diesAway: diesAway(closed: closed), failed: failed)
     }
 
     /// The line the strokes lie along: their peaks summed, each turned the way of the first.

@@ -9,6 +9,8 @@ enum SensorReport: Sendable {
     case shakeBegan(ShakeEvent, time: Double)
     /// A shake that began came to nothing, for `reason`, at `time`. For monitors.
     case shakeDropped(ShakeEvent, reason: DropReason, time: Double)
+    /// A chain came close to a shake at `time`, and `rule` stopped it. For monitors.
+    case nearMiss(ShakeEvent, rule: ShakeRule, time: Double)
     /// The sensor failed or went away; the source retries it.
     case sensorGone(reason: String)
     /// The sensor reads (again); the text names it.
@@ -53,6 +55,7 @@ struct DetectingConsumer<Detector: ShakeDetecting>: SampleConsumer {
                 case .ended(let shake): report(.shake(shake, time: time))
                 case .began(let shake): report(.shakeBegan(shake, time: time))
                 case .dropped(let shake, let reason, _): report(.shakeDropped(shake, reason: reason, time: time))
+                case .nearMiss(let chain, let rule): report(.nearMiss(chain, rule: rule, time: time))
                 }
             }
         case .sensorGone(let reason):

@@ -122,6 +122,8 @@ public struct SensorService: Service {
                 await coordinator.shakeBegan(shake, time: time)
             case .shakeDropped(let shake, let reason, let time):
                 await coordinator.shakeDropped(shake, reason: reason, time: time)
+            case .nearMiss(let chain, let rule, let time):
+                await coordinator.nearMiss(chain, rule: rule, time: time)
             case .sensorGone(let reason):
                 // A sensor that keeps failing is logged while its retry delay grows, then only when the reason changes.
                 if reason != lastReason { logger.warning("sensor failed", metadata: ["reason": "\(reason)"]) }

@@ -246,6 +246,13 @@ public actor UndoCoordinator {
         logger.debug("shake dropped", metadata: ["reason": "\(reason.rawValue)"])
     }
 
+    /// A chain that came close to a shake at `time`, stopped by `rule`: monitors hear which rule.
+    public func nearMiss(_ event: ShakeEvent, rule: ShakeRule, time: Double) {
+        broadcast(
+            MonitorEvent(kind: .nearMiss, time: time, reversals: event.reversals, peak: event.peak, reason: rule.rawValue))
+        logger.debug("near miss", metadata: ["rule": "\(rule.rawValue)"])
+    }
+
     /// A shake the detector recognized at `time` (seconds on CLOCK_MONOTONIC): it ended, the hand stopped.
     public func shakeRecognized(_ event: ShakeEvent, time: Double) {
         lastShake = .now

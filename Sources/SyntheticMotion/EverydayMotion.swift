@@ -17,17 +17,21 @@ public enum EverydayActivity: String, Sendable, Hashable, CaseIterable {
     case fallOntoSide
     /// A phone held in the hand, dropped 10-50 cm onto a table.
     case droppedOnTable
+    /// Down a flight of stairs for 8-12 s, phone in a bag at the waist, then standing on the landing.
+    case stairsDown
+    /// Up a flight of stairs for 8-12 s, phone in a bag at the waist, then standing on the landing.
+    case stairsUp
 
     /// Whether the activity repeats without end (rather than being one event and then rest).
-    public var isRhythmic: Bool { self != .fallOntoSide && self != .droppedOnTable }
+    public var isRhythmic: Bool { ![.fallOntoSide, .droppedOnTable, .stairsDown, .stairsUp].contains(self) }
 }
 
 /// One person doing one ``EverydayActivity``, recorded by a phone accelerometer.
 ///
 /// The motion is built from the body's mechanics (ground reaction, thigh rotation, impacts),
-/// not from any recording; `seed` draws the person, the pocket and the style within the
-/// ranges each case documents. ``samples(seconds:rate:range:noise:)`` records it the way a
-/// phone in a pocket does by default: 100 Hz, clipping at ±2 g.
+/// not from any recording; `seed` draws the person, the pocket (or the bag at the waist) and the
+/// style within the ranges each case documents. ``samples(seconds:rate:range:noise:)`` records it the
+/// way a phone in a pocket does by default: 100 Hz, clipping at ±2 g.
 public struct EverydayMotion: Sendable {
     /// What the person does.
     public let activity: EverydayActivity
@@ -38,6 +42,7 @@ public struct EverydayMotion: Sendable {
         case rhythmic(RhythmicBodyMotion)
         case fall(FallMotion)
         case drop(DropMotion)
+        case stairs(StairsMotion)
     }
 
     private let model: Model
@@ -50,6 +55,7 @@ public struct EverydayMotion: Sendable {
         switch activity {
         case .fallOntoSide: model = .fall(FallMotion(using: &random))
         case .droppedOnTable: model = .drop(DropMotion(using: &random))
+        case .stairsDown, .stairsUp: model = .stairs(StairsMotion(down: activity == .stairsDown, using: &random))
         default: model = .rhythmic(RhythmicBodyMotion(activity, using: &random))
         }
     }
@@ -59,12 +65,14 @@ public struct EverydayMotion: Sendable {
     /// Where such a phone's accelerometer clips, m/s² (±2 g).
     public static let pocketRange = 2 * standardGravity
 
-    /// For a fall or a drop, when the impact comes, in seconds from the start; nil for rhythmic activity.
+    /// For a fall or a drop, when the impact comes, and for stairs when the last step lands, in seconds
+    /// from the start; nil for rhythmic activity.
     public var impactTime: Double? {
         switch model {
         case .rhythmic: nil
         case .fall(let fall): fall.impactTime
         case .drop(let drop): drop.impactTime
+        case .stairs(let stairs): stairs.lastLanding
         }
     }
 
@@ -81,6 +89,7 @@ public struct EverydayMotion: Sendable {
         case .rhythmic(let body): pocketForce(mount: body.mount, hipOffset: 0.1, at: t, body.pose)
         case .fall(let fall): pocketForce(mount: fall.mount, hipOffset: 0.1 * fall.side, at: t, fall.pose)
         case .drop(let drop): drop.force(at: t)
+        case .stairs(let stairs): stairs.force(at: t)
         }
     }
 

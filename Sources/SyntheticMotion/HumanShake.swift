@@ -13,17 +13,18 @@ import ShakeDetection
 ///
 /// ``person(using:)`` draws the shake from these ranges, and they hang together the way a
 /// hand's motion does:
-/// - **Frequency 2-7 Hz.** Slower than 2 Hz is a wave or a swing of the arm; a voluntary
-///   back-and-forth of the wrist or forearm tops out around 7 Hz, and the 8-12 Hz of
-///   physiological tremor is not under the person's control at all.
-/// - **Reach 2-8 cm either way of the middle.** A flick of the wrist moves a phone in the palm
-///   a couple of centimetres; a shake driven from the elbow, up to about 8 (the phone 35-45 cm
-///   from the elbow, the forearm turning 10-13° either way). Further than that the whole arm
+/// - **Frequency 1.7-7 Hz.** A slow, wide shake from the elbow goes down to about 1.7 Hz; slower is
+///   a wave or a swing of the arm. A voluntary back-and-forth of the wrist or forearm tops out around
+///   7 Hz, and the 8-12 Hz of physiological tremor is not under the person's control at all.
+/// - **Reach 2-12 cm either way of the middle.** A flick of the wrist moves a phone in the palm
+///   a couple of centimetres; a shake driven from the elbow, up to about 12 (the phone 35-45 cm
+///   from the elbow, the forearm turning up to 15-20° either way). Further than that the whole arm
 ///   swings.
 /// - **Peak acceleration from the two.** A sinusoid of reach d at f Hz peaks at
 ///   A = (2πf)² · d, kept within 0.5-6 g. So a gentle shake is a slow one (0.8 g needs 3.2 Hz
-///   or less) and a vigorous one fast (4 g needs 3.5 Hz or more): at 2 Hz the reach must be
-///   3.1-8 cm (0.5-1.3 g), at 7 Hz 2-3 cm (3.9-6 g).
+///   or less) and a vigorous one fast (4 g needs 2.9 Hz or more): at 1.7 Hz the reach must be
+///   4.3-12 cm (0.5-1.4 g), at 7 Hz 2-3 cm (3.9-6 g). A vigorous shake clips a phone's ±2 g or
+///   ±4 g sensor on its main axis (``samples(rate:range:noise:)`` clips as the sensor does).
 ///   7 Hz at 0.5 g would be a 2.5 mm tremor, and 2 Hz at 6 g a 37 cm swing; neither is drawn.
 ///   (``SyntheticShake/random(using:)``, 4.2 Hz at 2.9 g, reaches 4 cm: the middle of this.)
 ///   Below 0.5 g a person is barely moving the device; above 6 g the sensor clips anyway.
@@ -33,8 +34,9 @@ import ShakeDetection
 ///   works against gravity one way), the rest anywhere.
 /// - **Straight, curved or elliptical,** each of the last two in half the shakes, at random:
 ///   - curved, along an arc about the wrist or the elbow, 10-45 cm from the phone's middle,
-///     turning at most 0.5 rad (29°) either way: the centripetal push is at most half the
-///     stroke;
+///     turning at most 0.8 rad (46°) either way: the centripetal push is at most 0.8 of the
+///     stroke, and the device turns with the arc, so gravity swings through its axes
+///     (``gravityDirection(at:)``): the axis of the shake wobbles;
 ///   - elliptical, the minor axis 0.1-0.5 of the major, 60-120° out of step with it.
 ///
 /// The device is held from lying in the palm (10° below flat) to upright (90°), in portrait or
@@ -43,8 +45,8 @@ import ShakeDetection
 /// 8.5-11.5 Hz of about 0.1 m/s², sway of 0.08-0.25 m/s² below 1 Hz). ``samples(rate:range:noise:)``
 /// records it.
 ///
-/// Not modelled: a hand that turns the device as it shakes also turns gravity in the device's
-/// axes; here the device keeps its orientation, and a curved shake is only its centripetal part.
+/// Not modelled: the turn of a curved shake's own strokes with the device (their direction is kept);
+/// gravity's turn, the larger part, is.
 public struct HumanShake: Sendable, Hashable {
     /// The shake itself, in device axes.
     public var shake: SyntheticShake
@@ -71,9 +73,9 @@ public struct HumanShake: Sendable, Hashable {
     }
 
     /// Shake frequencies people use, Hz.
-    public static let frequencies: ClosedRange<Double> = 2...7
+    public static let frequencies: ClosedRange<Double> = 1.7...7
     /// How far the hand moves either way of the middle, m.
-    public static let displacements: ClosedRange<Double> = 0.02...0.08
+    public static let displacements: ClosedRange<Double> = 0.02...0.12
     /// Peak acceleration of the full-strength strokes, m/s² (0.5-6 g).
     public static let peaks: ClosedRange<Double> = (0.5 * standardGravity)...(6 * standardGravity)
     /// How long a shake lasts, s.
@@ -81,7 +83,7 @@ public struct HumanShake: Sendable, Hashable {
     /// Radius of a curved shake's arc, m: the wrist to the phone's middle, up to the elbow to it.
     public static let arcRadii: ClosedRange<Double> = 0.10...0.45
     /// How far a curved shake's arc turns either way, radians (its ``SyntheticShake/curvature``).
-    public static let maximumCurvature = 0.5
+    public static let maximumCurvature = 0.8
     /// Minor axis over major of an elliptical shake.
     public static let ellipses: ClosedRange<Double> = 0.1...0.5
     /// How far the minor axis runs ahead of the major, radians (60-120°).
@@ -161,8 +163,18 @@ public struct HumanShake: Sendable, Hashable {
     /// The specific force the device feels `seconds` after the start, in device axes (m/s²),
     /// before the sensor samples and clips it: gravity, the holding hand, and the shake.
     func specificForce(at seconds: Double, hand: ActivityModels, frame: WorldFrame) -> SIMD3<Double> {
-        standardGravity * up + hand.dynamic(ActivityWeights(holding: 1), at: seconds, frame: frame)
+        standardGravity * gravityDirection(at: seconds) + hand.dynamic(ActivityWeights(holding: 1), at: seconds, frame: frame)
             + shake.acceleration(at: seconds - stillBefore)
+    }
+
+    /// "Up" in device axes `seconds` after the start: ``up``, turned by a curved shake's arc
+    /// (``SyntheticShake/turn(at:)``) the other way from the device.
+    public func gravityDirection(at seconds: Double) -> SIMD3<Double> {
+        let angle = -shake.turn(at: seconds - stillBefore)
+        guard angle != 0 else { return up }
+        let axis = cross(shake.direction, shake.across)
+        // Rodrigues' rotation of `up` about `axis` by `angle`.
+        return cos(angle) * up + sin(angle) * cross(axis, up) + (1 - cos(angle)) * (axis * up).sum() * axis
     }
 
     /// The whole recording as a sensor takes it: each sample the mean over its period, plus

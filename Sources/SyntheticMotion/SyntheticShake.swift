@@ -132,6 +132,15 @@ public struct SyntheticShake: Sendable, Hashable {
         return strength * direction + sideways * across
     }
 
+    /// How far a curved shake has turned the device along its arc `seconds` after it began, in radians:
+    /// the hand's place on the line over the arc's radius, `-curvature · envelope · sin(ωt)` (0 for a
+    /// straight shake). The device turns with the arc about the axis at right angles to ``direction`` and
+    /// ``across``, and gravity turns the other way in its axes.
+    public func turn(at seconds: Double) -> Double {
+        guard curvature > 0, seconds > 0 && seconds < duration else { return 0 }
+        return -curvature * envelope(at: seconds) * sin(2 * Double.pi * frequency * seconds)
+    }
+
     /// The rate of change of ``envelope(at:)``, per second.
     func envelopeSlope(at seconds: Double) -> Double {
         guard seconds > 0 && seconds < duration else { return 0 }

@@ -29,6 +29,9 @@ public struct Score: Sendable, Hashable {
     public var falseAlarmsByClass: [String: Int] = [:]
     /// The clips, by class.
     public var clipsByClass: [String: Int] = [:]
+    /// Labelled clips joined to the one before them as one shake, the hand never having stopped between
+    /// (``ContinuousShaking``): ``labelled`` counts the shakes after joining.
+    public var mergedClips = 0
 
     /// Creates an empty score.
     public init() {}
@@ -73,6 +76,7 @@ public struct Score: Sendable, Hashable {
         lhs.betweenClipsSeconds += rhs.betweenClipsSeconds
         lhs.falseAlarmsByClass.merge(rhs.falseAlarmsByClass, uniquingKeysWith: +)
         lhs.clipsByClass.merge(rhs.clipsByClass, uniquingKeysWith: +)
+        lhs.mergedClips += rhs.mergedClips
     }
 
     /// How long after a labelled end a detection still hits it, in seconds: the answer to a shake
@@ -121,10 +125,13 @@ public struct TraceRun: Sendable {
     public var name: String
     /// Seconds from the first to the last sample.
     public var duration: Double
-    /// The trace's labels.
+    /// The trace's shakes: its labels, with the clips the hand never stopped between made one and each
+    /// ending where the hand stopped (``ContinuousShaking``).
     public var labels: [LabelledInterval]
-    /// The clips of the trace's events file, nil when it has none.
+    /// The clips of the trace's events file, nil when it has none (its shake clips merged as `labels`).
     public var clips: [GestureClip]?
+    /// How many labelled clips were joined to the one before, as one shake (``ContinuousShaking``).
+    public var mergedClips = 0
     /// Events per detector, in the order the detectors were given.
     public var events: [(kind: DetectorKind, events: [ShakeEvent])]
     /// The trace's first timestamp, in nanoseconds (events are on the same clock).
@@ -132,22 +139,24 @@ public struct TraceRun: Sendable {
 
     /// Streams the trace at `path` through fresh detectors of each kind, and reads its labels
     /// (a missing `.labels` file is an error: evaluation needs them) and, with them, its events
-    /// file where it has one.
+    /// file where it has one. Where it has one, a shake goes on for as long as the hand does: consecutive
+    /// shakes the hand never stopped between are one (``ContinuousShaking``).
     ///
     /// With `restingRate` (Hz), a detector whose device lies still (``ShakeDetecting/isAtRest``) is
     /// fed only one sample in each `1 / restingRate` s until it moves again: what a sensor polled at
     /// the trace's rate, and slowed to `restingRate` at rest, would give it.
     ///
-    /// With `stream`, every detector gets only the samples that stream delivers (``SampleStream``).
+    /// With `stream`, every detector gets only the samples that stream delivers (``SampleStream``). With
+    /// `rules`, shaked's detector runs with those rules turned off.
     public static func run(
-        path: String, detectors: [DetectorKind], sensitivity: Sensitivity = .medium, needLabels: Bool = true,
-        restingRate: Double? = nil, stream: SampleStream? = nil
+        path: String, detectors: [DetectorKind], sensitivity: Sensitivity = .medium, without rules: [ShakeRule] = [],
+        needLabels: Bool = true, restingRate: Double? = nil, stream: SampleStream? = nil
     ) throws(TraceError) -> TraceRun {
         let labelsPath = Labels.path(forTrace: path)
         let labels = needLabels ? try Labels.read(path: labelsPath) : []
         let eventsPath = Events.path(forTrace: path)
         let clips = needLabels && Events.exist(forTrace: path) ? try Events.read(path: eventsPath) : nil
-        var machines = detectors.map { $0.make(sensitivity: sensitivity) }
+        var machines = detectors.map { $0.make(sensitivity: sensitivity, without: rules) }
         var found = [[ShakeEvent]](repeating: [], count: detectors.count)
         let restingPeriod = restingRate.map { Int64(1e9 / $0) }
         var lastFed = [Int64](repeating: .min, count: detectors.count)
@@ -155,9 +164,14 @@ public struct TraceRun: Sendable {
         var last: Int64 = 0
         var iterator = TraceReader(path: path).makeIterator()
         var delivered = stream?.filter()
+        var continuous = clips.map { ContinuousShaking(labels: labels, clips: $0) }
         while let sample = try iterator.nextSample() {
             if first == nil { first = sample.timestamp }
             last = sample.timestamp
+            if continuous != nil, let first {
+                let magnitude = (sample.x * sample.x + sample.y * sample.y + sample.z * sample.z).squareRoot()
+                continuous?.add(at: Double(sample.timestamp - first) / 1e9, magnitude: magnitude)
+            }
             if delivered?.admits(sample.timestamp) == false { continue }
             for i in machines.indices {
                 if let restingPeriod, machines[i].isAtRest, sample.timestamp &- lastFed[i] < restingPeriod { continue }
@@ -175,9 +189,12 @@ public struct TraceRun: Sendable {
             try Events.check(clips, agreeWith: labels, path: eventsPath, labelsPath: labelsPath)
         }
         let name = String((path.split(separator: "/").last ?? Substring(path)).dropLast(path.hasSuffix(".csv") ? 4 : 0))
-        return TraceRun(
-            name: name, duration: duration, labels: labels, clips: clips,
+        let shakes = continuous?.merged(labels) ?? labels
+        var run = TraceRun(
+            name: name, duration: duration, labels: shakes, clips: clips.map { continuous?.merged($0) ?? $0 },
             events: Array(zip(detectors, found)).map { (kind: $0.0, events: $0.1) }, origin: origin)
+        run.mergedClips = labels.count - shakes.count
+        return run
     }
 
     /// Seconds on the trace's own `t` axis for a timestamp.
@@ -186,13 +203,14 @@ public struct TraceRun: Sendable {
     /// The score of each detector on this trace, with the events file's rules where it has one.
     public func scores() -> [(kind: DetectorKind, score: Score)] {
         events.map { entry in
-            let detections = entry.events.map { seconds($0.recognized) }
-            let score =
+            let detections = entry.events.compactMap { $0.ended.map(seconds) }
+            var score =
                 if let clips {
                     Score.match(detections: detections, labels: labels, clips: clips, duration: duration)
                 } else {
                     Score.match(detections: detections, labels: labels, duration: duration)
                 }
+            score.mergedClips = mergedClips
             return (kind: entry.kind, score: score)
         }
     }

@@ -139,17 +139,19 @@ public enum InterfaceDescriptions {
       # started: the first reply, the monitor is registered; began: a shake began (its strokes
       # look like one), and nothing is done until the hand stops; shake: the shake ended, the
       # hand stopped, and it is acted on; dropped: a shake that began came to nothing;
+      # nearMiss: a chain of strokes came close to a shake, and one rule stopped it;
       # outcome: an intent ended, or a shake made none.
-      kind: (started, began, shake, dropped, outcome),
+      kind: (started, began, shake, dropped, nearMiss, outcome),
       # Seconds on the service's monotonic clock.
       time: float,
-      # For kinds "began", "shake" and "dropped": reversals counted and the peak in m/s².
+      # For kinds "began", "shake", "dropped" and "nearMiss": reversals counted and the peak in m/s².
       reversals: ?int,
       peak: ?float,
       # For kind "outcome": what became of the intent.
       outcome: ?(performed, cancelled, noContext, ignored),
       # For kind "dropped": why, such as "kept going" (the motion went on, as a body's does)
-      # or "too short" (it stopped as soon as it began).
+      # or "too short" (it stopped as soon as it began). For kind "nearMiss": the rule that
+      # stopped it, such as "rhythm" or "the body's rhythm".
       reason: ?string
     )
 

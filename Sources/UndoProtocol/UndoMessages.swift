@@ -280,6 +280,8 @@ public struct MonitorEvent: Sendable, Hashable, Codable {
         case shake
         /// A shake that began came to nothing (``MonitorEvent/reason`` says why).
         case dropped
+        /// A chain of strokes came close to a shake, and one rule stopped it (``MonitorEvent/reason`` names it).
+        case nearMiss
         /// An intent ended.
         case outcome
     }
@@ -304,7 +306,8 @@ public struct MonitorEvent: Sendable, Hashable, Codable {
     public var peak: Double?
     /// For an outcome: what became of it.
     public var outcome: Outcome?
-    /// For a dropped shake: why (`kept going`, `too short`, `interrupted`).
+    /// For a dropped shake: why (`kept going`, `too short`, `interrupted`); for a near miss, the rule that
+    /// stopped it (`rhythm`, `the body's rhythm`, ...).
     public var reason: String?
     /// Creates an event.
     public init(

@@ -21,6 +21,21 @@ struct DetectorOptions: ParsableArguments {
 
     @Option(help: "How readily to fire: low, medium or high.")
     var sensitivity: Sensitivity = .medium
+
+    @Option(
+        name: .customLong("without"),
+        help: ArgumentHelp(
+            "Turn one of shaked's rules off (repeatable), to see what it stops: \(ShakeRule.allCases.map(\.key).joined(separator: ", ")).",
+            valueName: "rule"))
+    var without: [ShakeRule] = []
+
+    /// A fresh detector as the options ask.
+    func make() -> any ShakeDetecting { detector.make(sensitivity: sensitivity, without: without) }
+}
+
+extension ShakeRule: ExpressibleByArgument {
+    public init?(argument: String) { self.init(key: argument) }
+    public static var allValueStrings: [String] { allCases.map(\.key) }
 }
 
 /// Writes a line to standard error (progress and diagnostics never mix with results).

@@ -4,13 +4,21 @@ import ShakeDetection
 /// One phase of a shake as `detect` prints it in JSON: times are seconds on the trace's own `t` axis
 /// (or from the start of a live run). `phase` is `ended` for a shake to act on (the only phase printed
 /// without `--phases`), `began` when its strokes first looked like a shake, `dropped` (with `reason`)
-/// when it came to nothing; `recognized` is when this phase came.
+/// when it came to nothing, `nearMiss` (with the rule as `reason`) for a chain that one rule stopped
+/// short of a shake; `time` is when this phase came, and `ended` when the hand stopped (an ended
+/// shake's only).
 struct DetectionRecord: Codable {
+    /// A shake's phase, as ``ShakePhase`` has it.
+    enum Phase: String, Codable {
+        case began, ended, dropped, nearMiss
+    }
+
     var detector: String
-    var phase: String
+    var phase: Phase
     var onset: Double
     var began: Double
-    var recognized: Double
+    var ended: Double?
+    var time: Double
     var latency: Double
     var peak: Double
     var reversals: Int
@@ -20,20 +28,24 @@ struct DetectionRecord: Codable {
 
     init(detector: DetectorKind, phase: ShakePhase, origin: Int64) {
         let event = phase.event
+        let seconds = { (t: Int64) in rounded(Double(t - origin) / 1e9) }
         self.detector = detector.rawValue
-        onset = rounded(Double(event.onset - origin) / 1e9)
-        began = rounded(Double(event.began - origin) / 1e9)
-        var at = event.recognized
+        onset = seconds(event.onset)
+        began = seconds(event.began)
         switch phase {
-        case .began: self.phase = "began"
-        case .ended: self.phase = "ended"
-        case .dropped(_, let why, let when):
-            self.phase = "dropped"
+        case .began: self.phase = .began
+        case .ended:
+            self.phase = .ended
+            ended = event.ended.map(seconds)
+        case .dropped(_, let why, _):
+            self.phase = .dropped
             reason = why.rawValue
-            at = when
+        case .nearMiss(_, let rule):
+            self.phase = .nearMiss
+            reason = rule.rawValue
         }
-        recognized = rounded(Double(at - origin) / 1e9)
-        latency = rounded(recognized - onset)
+        time = seconds(phase.time)
+        latency = rounded(time - onset)
         peak = rounded(event.peak, 2)
         reversals = event.reversals
         axis = event.axis.rawValue
@@ -47,14 +59,17 @@ struct DetectionRecord: Codable {
     var textLine: String {
         let along = "along \(direction == "positive" ? "+" : "-")\(axis)"
         switch phase {
-        case "began":
-            return "\(detector): shake began at \(decimal(recognized, 3)) s (onset \(decimal(onset, 3)) s, "
+        case .began:
+            return "\(detector): shake began at \(decimal(time, 3)) s (onset \(decimal(onset, 3)) s, "
                 + "\(reversals) reversals, peak \(decimal(peak, 1)) m/s², \(along))"
-        case "dropped":
-            return "\(detector): shake dropped at \(decimal(recognized, 3)) s (began \(decimal(began, 3)) s): "
+        case .dropped:
+            return "\(detector): shake dropped at \(decimal(time, 3)) s (began \(decimal(began, 3)) s): "
                 + (reason ?? "")
-        default:
-            return "\(detector): shake recognized at \(decimal(recognized, 3)) s (onset \(decimal(onset, 3)) s, "
+        case .nearMiss:
+            return "\(detector): near miss at \(decimal(time, 3)) s (onset \(decimal(onset, 3)) s, "
+                + "\(reversals) reversals, peak \(decimal(peak, 1)) m/s², \(along)): stopped by \(reason ?? "")"
+        case .ended:
+            return "\(detector): shake recognized at \(decimal(time, 3)) s (onset \(decimal(onset, 3)) s, "
                 + "began \(decimal(began, 3)) s, \(reversals) reversals, peak \(decimal(peak, 1)) m/s², \(along))"
         }
     }
@@ -71,7 +86,7 @@ struct DetectionPrinter {
     private var count = 0
 
     init(options: DetectorOptions, format: OutputFormat, phases: Bool = false) {
-        detector = options.detector.make(sensitivity: options.sensitivity)
+        detector = options.make()
         kind = options.detector
         self.format = format
         self.phases = phases

@@ -52,7 +52,7 @@ extension DeviceTests {
     static func detections(_ output: String) throws -> [[String: String]] {
         try output.split(separator: "\n").map { line in
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            return ["onset", "recognized", "reversals", "axis", "direction"].reduce(into: [:]) {
+            return ["onset", "ended", "reversals", "axis", "direction"].reduce(into: [:]) {
                 $0[$1] = "\(object[$1] ?? "")"
             }
         }

@@ -21,7 +21,7 @@ import Traces
         #expect(Double(event.began) / 1e9 - 2 < (rate < 20 ? 1.0 : 0.8), "began soon after the start")
         let end = 3.2
         let bound = rate < 20 ? 0.6 : 0.4
-        let answered = Double(event.recognized) / 1e9
+        let answered = Double(event.endedAt) / 1e9
         #expect(answered > end && answered - end < bound, "answered within \(bound) s of the end: \(answered) s")
         #expect(event.peak >= 20 && event.peak <= 35)
     }
@@ -152,7 +152,7 @@ import Traces
         try #require(negatives.count >= 30, "the shared corpus must be beside the checkout (../shared/traces)")
         for path in negatives {
             let events = detect(try TraceReader(path: path).readAll(), with: ShakeDetector())
-            #expect(events.isEmpty, "\(path): \(events.map { Double($0.recognized) / 1e9 })")
+            #expect(events.isEmpty, "\(path): \(events.map { Double($0.endedAt) / 1e9 })")
         }
     }
 }

@@ -19,7 +19,7 @@ import Traces
         ("-120° about (-2,1,0.5)", Motion.rotation(axis: (-2, 1, 0.5), angle: -2 * .pi / 3)),
     ]
 
-    static func recognized(_ events: [ShakeEvent]) -> [Double] { events.map { Double($0.recognized) / 1e9 } }
+    static func recognized(_ events: [ShakeEvent]) -> [Double] { events.map { Double($0.endedAt) / 1e9 } }
 
     @Test("rotating a trace by a fixed rotation keeps its detections", arguments: shakeTraces)
     func rotationInvariance(trace: String) throws {

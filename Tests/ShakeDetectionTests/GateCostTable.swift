@@ -38,7 +38,7 @@ struct GateCostTable {
                 let samples = try TraceReader(path: path).readAll()
                 guard let origin = samples.first?.timestamp, let last = samples.last?.timestamp else { continue }
                 let times = detect(samples, with: ShakeDetector(configuration: configuration)).map {
-                    Double($0.recognized - origin) / 1e9
+                    Double($0.endedAt - origin) / 1e9
                 }
                 corpus += Score.match(detections: times, labels: labels, duration: Double(last - origin) / 1e9)
             }

@@ -57,20 +57,22 @@ import Traces
         #expect(other.falsePositives == 0, "\(other.falsePositives) events in clips of other motion")
     }
 
-    @Test("eight people's sessions: at least 35 of 40 shakes, none in rest, letters or swings")
+    @Test("eight people's sessions: 37 shakes (40 clips), all but one found, none in rest, letters or swings")
     func manyHands() throws {
         let score = try Self.score("many-hands")
-        #expect(score.labelled == 40)
-        // Four of samuelr's five shake clips lie inside 22 s of shaking without a pause, which is one
-        // shake, answered once when it stops (more than 1 s after any of those clips ends); and one of
-        // stacy's gentle shakes is missed, as before (docs/detector.md).
-        #expect(score.hits >= 35, "\(score.hits) of \(score.labelled)")
+        // Four of samuelr's five shake clips lie inside 22 s of shaking without a pause: one shake
+        // (Traces.ContinuousShaking), answered once when it stops.
+        #expect(score.labelled == 37, "\(score.mergedClips) clips merged")
+        #expect(score.mergedClips == 3)
+        // One of stacy's slow circling shakes is missed (docs/detector.md).
+        #expect(score.hits >= 36, "\(score.hits) of \(score.labelled)")
         #expect((score.falseAlarmsByGroup[.rest] ?? 0) == 0)
         #expect((score.falseAlarmsByGroup[.midairLetters] ?? 0) == 0)
         #expect((score.falseAlarmsByGroup[.swingsAndThrows] ?? 0) == 0, "\(score.falseAlarmsByClass)")
         #expect((score.clipsByGroup[.swingsAndThrows] ?? 0) == 160)
-        // The answer comes when the hand stops: a median under 0.4 s after the clip's end.
+        // The answer comes when the hand stops: a median under 0.4 s after the shake's end, p95 0.8 s.
         #expect((score.medianLatencyFromEnd ?? 9) <= 0.4, "\(score.latenciesFromEnd)")
+        #expect((score.p95LatencyFromEnd ?? 9) <= 0.8, "\(score.latenciesFromEnd)")
     }
 
     /// Every trace of `folder` that reads; the files that do not are returned apart (a set may hold a
@@ -99,8 +101,7 @@ import Traces
     }
 
     /// The sets of everyday life added with issue 36 (../shared/traces/README.md), each held to what the
-    /// detector of that issue measured on it. They are newer than the corpus's other sets: where a copy of
-    /// the corpus does not have one yet, its test says so and checks nothing.
+    /// detector measured on it; every one is in the shared corpus, so a missing set fails.
     static let newerEveryday: [(folder: String, files: Int, falseAlarms: Int)] = [
         ("everyday-himu", 12, 1), ("everyday-umafall", 457, 5), ("everyday-ipin2023", 50, 0),
     ]
@@ -108,13 +109,8 @@ import Traces
     @Test("phones in pockets, in the hand and through falls (issue 36's sets): no more false alarms than measured",
         arguments: newerEveryday)
     func newerEverydaySets(set: (folder: String, files: Int, falseAlarms: Int)) throws {
-        let folder = TestPaths.traces.appendingPathComponent(set.folder).path
-        guard FileManager.default.fileExists(atPath: folder) else {
-            print("\(set.folder): not in this copy of the corpus, so not checked")
-            return
-        }
         let (total, unreadable, files) = try Self.everyday(set.folder)
-        #expect(files == set.files, "\(set.folder): \(files) traces")
+        try #require(files == set.files, "\(set.folder): \(files) traces; the shared corpus must be beside the checkout")
         #expect(unreadable.isEmpty, "\(unreadable)")
         #expect(total.labelled == 0)
         #expect(total.falsePositives <= set.falseAlarms, "\(set.folder): \(total.falsePositives) false alarms")

@@ -24,11 +24,7 @@ import Traces
                 for sample in trace {
                     if let phase = detector.advance(sample) {
                         events += 1
-                        let time: Int64
-                        switch phase {
-                        case .began(let event), .ended(let event): time = event.recognized
-                        case .dropped(_, _, let at): time = at
-                        }
+                        let time = phase.time
                         #expect(time >= quietUntil, "\(file): \(phase) at \(time) ns, quiet promised until \(quietUntil)")
                     }
                     let horizon = detector.quietHorizon
@@ -51,7 +47,7 @@ import Traces
         var horizons: [Int64] = []
         var recognizedAt: Int64?
         for sample in Motion.shake(rate: 100, frequency: 4, amplitude: 30, duration: 1.2, start: 2, total: 6) {
-            if let event = detector.process(sample) { recognizedAt = event.recognized }
+            if let event = detector.process(sample) { recognizedAt = event.endedAt }
             horizons.append(detector.quietHorizon)
         }
         let recognized = try #require(recognizedAt)

@@ -89,7 +89,7 @@ import Testing
     @Test("phases of filled-in samples come out one per sample, in order, none lost")
     func heldPhases() {
         var held = HeldPhases()
-        let event = ShakeEvent(onset: 1, recognized: 3, peak: 20, reversals: 4, axis: .x, direction: .positive, began: 2)
+        let event = ShakeEvent(onset: 1, began: 2, ended: 3, peak: 20, reversals: 4, axis: .x, direction: .positive)
         held.add(.began(event))
         held.add(nil)
         held.add(.ended(event))

@@ -17,7 +17,7 @@ import Testing
         mutating func advance(_ sample: Sample) -> ShakePhase? {
             seen += 1
             let event = ShakeEvent(
-                onset: sample.timestamp, recognized: sample.timestamp, peak: 1, reversals: seen, axis: .x,
+                onset: sample.timestamp, began: sample.timestamp, ended: sample.timestamp, peak: 1, reversals: seen, axis: .x,
                 direction: .positive)
             if seen % period == 0 { return .began(event) }
             guard seen % period == 1, seen > 1 else { return nil }
@@ -94,9 +94,10 @@ import Testing
 
     static func describe(_ report: SensorReport) -> String {
         switch report {
-        case .shake(let shake, _): "shake at \(shake.recognized)"
-        case .shakeBegan(let shake, _): "began at \(shake.recognized)"
-        case .shakeDropped(let shake, let reason, _): "dropped at \(shake.recognized): \(reason.rawValue)"
+        case .shake(let shake, _): "shake at \(shake.endedAt)"
+        case .shakeBegan(let shake, _): "began at \(shake.began)"
+        case .shakeDropped(let shake, let reason, _): "dropped at \(shake.began): \(reason.rawValue)"
+        case .nearMiss(let chain, let rule, _): "near miss at \(chain.began): \(rule.rawValue)"
         case .sensorGone(let reason): "gone: \(reason)"
         case .sensorReturned(let name): "back: \(name)"
         }

@@ -21,7 +21,7 @@ import Traces
         #expect(detect.status == 0, "\(detect.stderr)")
         let recognized = try detect.stdout.split(separator: "\n").map { line in
             let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            return try #require(object["recognized"] as? Double)
+            return try #require(object["ended"] as? Double)
         }
         try #require(recognized.count == 3, "shaked should recognize each copy of qt_shake_left once: \(recognized)")
         return (csv, recognized)

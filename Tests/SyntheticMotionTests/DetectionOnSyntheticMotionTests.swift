@@ -46,11 +46,11 @@ struct DetectionOnSyntheticMotionTests {
             let found = events(samples, sensitivity: sensitivity)
             #expect(found.count == starts.count, "seed \(seed): \(found.count) events for \(starts.count) shakes")
             for start in starts {
-                let matching = found.filter { $0.recognized >= start && $0.recognized - start <= 1_200_000_000 }
+                let matching = found.filter { $0.endedAt >= start && $0.endedAt - start <= 1_200_000_000 }
                 #expect(matching.count == 1, "seed \(seed): shake at \(Double(start) / 1e9) s")
                 if let event = matching.first {
                     #expect(event.onset >= start, "the detector saw no stroke before the shake began")
-                    latencies.append(Double(event.recognized - start) / 1e9)
+                    latencies.append(Double(event.endedAt - start) / 1e9)
                 }
             }
         }
@@ -70,7 +70,7 @@ struct DetectionOnSyntheticMotionTests {
         #expect(found.count == 30)
         for (index, event) in found.enumerated() {
             let start = Int64((Double(index) + 0.5) * 20 * 1e9)
-            #expect(event.recognized >= start && event.recognized - start <= 1_200_000_000)
+            #expect(event.endedAt >= start && event.endedAt - start <= 1_200_000_000)
         }
     }
 }

@@ -110,7 +110,8 @@ struct EverydayMotionTests {
     @Test(arguments: EverydayActivity.allCases)
     func noEventInAPocket(activity: EverydayActivity) {
         for seed in Self.seeds {
-            var recordings = [EverydayMotion(activity, seed: seed).samples(seconds: activity.isRhythmic ? 30 : 8)]
+            let motion = EverydayMotion(activity, seed: seed)
+            var recordings = [motion.samples(seconds: motion.impactTime.map { $0 + 4 } ?? 30)]
             if activity.isRhythmic { recordings.append(Self.bouts(activity, seed: seed)) }
             for (index, samples) in recordings.enumerated() {
                 for sensitivity in Sensitivity.allCases {
@@ -128,8 +129,8 @@ struct EverydayMotionTests {
     func noEventAtOtherRatesAndRanges(activity: EverydayActivity, rate: Double) {
         for seed in Self.seeds.prefix(3) {
             for range in [2 * standardGravity, 4 * standardGravity] {
-                var samples = EverydayMotion(activity, seed: seed).samples(
-                    seconds: activity.isRhythmic ? 20 : 8, rate: rate, range: range)
+                let motion = EverydayMotion(activity, seed: seed)
+                var samples = motion.samples(seconds: motion.impactTime.map { $0 + 4 } ?? 20, rate: rate, range: range)
                 if activity.isRhythmic {
                     let bouts = Self.bouts(activity, seed: seed, rate: rate, range: range)
                     let after = (samples.last?.timestamp ?? 0) + 1_000_000_000
@@ -142,15 +143,13 @@ struct EverydayMotionTests {
     }
 
     /// The material is hard: without the free-fall gate, bouts of jumping that stop fire the detector
-    /// (a flight in free fall is what tells them from a hand), so the silence above is the gate's
-    /// doing. Here the stride gate does not silence them (their chains begin fresh from the standing
-    /// still before each bout, which that gate does not judge); it earns its place on real running
-    /// (docs/detector.md).
+    /// (a flight in free fall is what tells them from a hand), so the silence above is the gates' doing.
+    /// A bout's chains begin fresh from the standing still before it; past the fresh window the gates on
+    /// motion going on (impacts, strides, the body's rhythm) judge them too, and take some of what the
+    /// free-fall gate alone would have to.
     @Test func withoutTheFreeFallGateJumpingFires() {
-        func events(freeFall: Bool, stride: Bool) -> Int {
-            var configuration = ShakeDetectorConfiguration()
-            if !freeFall { configuration.freeFallLevel = 0 }
-            if !stride { configuration.strideSway = .infinity }
+        func events(without rules: [ShakeRule]) -> Int {
+            let configuration = ShakeDetectorConfiguration().without(rules)
             var total = 0
             for seed in Self.seeds {
                 var detector = ShakeDetector(configuration: configuration)
@@ -158,17 +157,22 @@ struct EverydayMotionTests {
             }
             return total
         }
-        let neither = events(freeFall: false, stride: false)
-        #expect(neither >= 3, "\(neither) events in 18 bouts of jumping without the gates")
-        #expect(events(freeFall: false, stride: true) >= 3, "the stride gate alone")
-        #expect(events(freeFall: true, stride: false) == 0, "the free-fall gate alone")
+        let motionGates: [ShakeRule] = [.impacts, .strides, .bodyRhythm]
+        let none = events(without: [.freeFall] + motionGates)
+        let onlyMotionGates = events(without: [.freeFall])
+        print("EVENTS jumping bouts: no gate \(none), the motion gates alone \(onlyMotionGates)")
+        #expect(none >= 3, "\(none) events in 18 bouts of jumping without the gates")
+        #expect(onlyMotionGates < none, "the gates on motion going on take none of them: \(onlyMotionGates) of \(none)")
+        #expect(onlyMotionGates >= 1, "the free-fall gate is still needed: \(onlyMotionGates)")
+        #expect(events(without: motionGates) == 0, "the free-fall gate alone")
     }
 
     /// The falls are hard material too: half land soft and ring at 2.5-4.5 Hz, which without the
     /// turn gate the detector takes for a shake now and then.
     @Test func withoutTheTurnGateSoftFallsFire() {
-        var configuration = ShakeDetectorConfiguration(sensitivity: .high)
-        configuration.fallTurn = -1  // a cosine is never below -1: the gate is off
+        // Both parts of the rule off: the turn gate (a chain dying away after a turn) and the posture a shake
+        // ends in (the device left lying turned), either of which stops these falls.
+        let configuration = ShakeDetectorConfiguration(sensitivity: .high).without([.turnedOver])
         var total = 0
         for seed in UInt64(1)...30 {
             let motion = EverydayMotion(.fallOntoSide, seed: seed)
@@ -190,7 +194,7 @@ struct EverydayMotionTests {
             after += shakeGenerator.next(300)
             let start = shakeGenerator.shakeStart ?? 0
             samples += after
-            let found = events(samples).filter { $0.recognized >= start }
+            let found = events(samples).filter { $0.endedAt >= start }
             #expect(found.count == 1, "seed \(seed): \(found.count) events for the shake")
         }
     }

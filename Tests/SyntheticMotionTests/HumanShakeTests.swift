@@ -21,9 +21,11 @@ struct HumanShakeTests {
     static let subsets: [(name: String, contains: @Sendable (HumanShake) -> Bool)] = [
         ("along gravity", { $0.isAlongGravity }),
         ("slow", { $0.shake.frequency <= 2.6 }),
+        ("slow and wide", { $0.shake.frequency <= 2.2 && $0.shake.displacement >= 0.08 }),
         ("gentle", { $0.shake.amplitude <= 0.8 * standardGravity }),
+        ("clipped at ±4 g", { $0.shake.amplitude + standardGravity > 4 * standardGravity }),
         ("elliptical", { $0.shake.ellipse > 0 }),
-        ("curved", { $0.shake.curvature > 0 }),
+        ("arced", { $0.shake.curvature > 0.3 }),
     ]
 
     /// Frequency, reach, peak, length, swing and line all stay where a hand puts them, on
@@ -35,16 +37,16 @@ struct HumanShakeTests {
             let person = Self.person(seed)
             let shake = person.shake
             let context = Comment(rawValue: Self.describe(person, seed: seed))
-            #expect((2...7).contains(shake.frequency), context)
-            #expect((0.02 - 1e-12...0.08 + 1e-12).contains(shake.displacement), context)
+            #expect((1.7...7).contains(shake.frequency), context)
+            #expect((0.02 - 1e-12...0.12 + 1e-12).contains(shake.displacement), context)
             #expect((0.5 * g - 1e-9...6 * g + 1e-9).contains(shake.amplitude), context)
             #expect((0.8...6).contains(shake.duration), context)
             #expect(shake.halfCycles % 2 == 0, "whole cycles, so the hand ends at rest: \(context)")
             #expect(shake.ellipse == 0 || (0.1...0.5).contains(shake.ellipse), context)
             #expect(shake.ellipse == 0 || (60...120).contains(shake.ellipsePhase * 180 / .pi), context)
-            // An arc about the wrist or elbow: 10-45 cm from the phone, turning at most 0.5 rad.
+            // An arc about the wrist or elbow: 10-45 cm from the phone, turning at most 0.8 rad.
             if shake.curvature > 0 {
-                #expect(shake.curvature <= 0.5 + 1e-12, context)
+                #expect(shake.curvature <= 0.8 + 1e-12, context)
                 let radius = shake.displacement / shake.curvature
                 #expect((0.10 - 1e-9...0.45 + 1e-9).contains(radius), context)
             }
@@ -97,6 +99,39 @@ struct HumanShakeTests {
         }
     }
 
+    /// A curved shake turns the device with its arc: gravity swings through the device's axes by the
+    /// arc's angle either way, and comes back; a straight one leaves gravity where it was.
+    @Test func anArcTurnsGravityThroughTheDevice() {
+        var arcs = 0
+        for seed in 1...UInt64(300) {
+            let person = Self.person(seed)
+            // The turn about the arc's axis: the angle between gravity and "up" across that axis.
+            let axis = SIMD3(
+                person.shake.direction.y * person.shake.across.z - person.shake.direction.z * person.shake.across.y,
+                person.shake.direction.z * person.shake.across.x - person.shake.direction.x * person.shake.across.z,
+                person.shake.direction.x * person.shake.across.y - person.shake.direction.y * person.shake.across.x)
+            let flat = { (v: SIMD3<Double>) in v - (v * axis).sum() * axis }
+            let upAcross = flat(person.up)
+            let across = (upAcross * upAcross).sum().squareRoot()
+            guard across > 0.2 else { continue }
+            var widest = 0.0
+            for step in 0...2000 {
+                let t = person.shakeStart + person.shake.duration * Double(step) / 2000
+                let g = flat(person.gravityDirection(at: t))
+                let cosine = (g * upAcross).sum() / ((g * g).sum().squareRoot() * across)
+                widest = max(widest, acos(min(1, cosine)))
+            }
+            #expect(abs((person.gravityDirection(at: person.shakeEnd + 0.01) * person.up).sum() - 1) < 1e-9)
+            if person.shake.curvature > 0 {
+                arcs += 1
+                #expect(abs(widest - person.shake.curvature) < 0.02 * person.shake.curvature + 1e-3, "seed \(seed)")
+            } else {
+                #expect(widest < 1e-6, "seed \(seed)")
+            }
+        }
+        #expect(arcs > 80)
+    }
+
     /// The recording is the device held still, the shake at its frequency and strength, and
     /// still again, within the sensor's range.
     @Test(arguments: 1...UInt64(12))
@@ -138,18 +173,24 @@ struct HumanShakeTests {
     /// doing worse fails the test; when the detector does better, raise them.
     ///
     /// Where it falls short, and why (measured on these 200 people):
-    /// - **Two slow cycles.** A shake of four strokes at 2.4 Hz (0.83 s) begins at its fourth stroke
-    ///   and stops there: no stroke of its size follows (``ShakeDetectorConfiguration/sustainCycles``),
-    ///   as with a knock or a heel strike ringing. Seeds 54 and 91.
+    /// - **Two slow cycles.** A shake of four strokes at 1.7-2.4 Hz (0.9-1.2 s) begins at its fourth stroke
+    ///   and stops there: no stroke of its size follows (``ShakeDetectorConfiguration/sustainHalfCycles``),
+    ///   as with a knock or a heel strike ringing. Seeds 19, 38, 54, 91 and 178. Asking for half a half
+    ///   cycle instead finds them (196-197 at every rate) but also a mid-air "Z" in many-hands
+    ///   (docs/detector.md).
+    /// - **A slow wide arc that keeps going.** Seed 148 (1.8 Hz, 12 cm, turning 0.34 rad): its later
+    ///   strokes no longer look like a shake, and it is dropped for keeping going.
     /// - **Up and down near 1 g.** Shaken along gravity (within about 27°) at 0.9-1.25 g, mostly
     ///   at 2-2.6 Hz, the device reads under 0.3 g for more than 60 ms at the top of each stroke,
     ///   which the detector takes for the flight of a jump: seeds 87 and 125 (not 125 at 25 Hz).
     /// A shake that goes on for seconds gives one event, when it stops: no person's shake repeats.
+    /// Down from 197/196 because the people are harder now (issue 42: slow wide shakes to 1.7 Hz, reaches to
+    /// 12 cm, arcs to 46° that turn the device): the measured figures, every person in one event or none.
     static let floors: [String: (recognized: Int, once: Int)] = [
-        "25 Hz ±2 g": (197, 197), "25 Hz ±4 g": (197, 197),
-        "50 Hz ±2 g": (196, 196), "50 Hz ±4 g": (196, 196),
-        "100 Hz ±2 g": (196, 196), "100 Hz ±4 g": (196, 196),
-        "200 Hz ±2 g": (196, 196), "200 Hz ±4 g": (196, 196),
+        "25 Hz ±2 g": (193, 193), "25 Hz ±4 g": (193, 193),
+        "50 Hz ±2 g": (192, 192), "50 Hz ±4 g": (192, 192),
+        "100 Hz ±2 g": (192, 192), "100 Hz ±4 g": (192, 192),
+        "200 Hz ±2 g": (192, 192), "200 Hz ±4 g": (192, 192),
     ]
 
     /// Every person's shake, started from stillness and sampled at each rate and range a
@@ -170,9 +211,9 @@ struct HumanShakeTests {
             let found = events(person.samples(rate: rate, range: rangeInG * standardGravity))
             let start = Int64(person.shakeStart * 1e9)
             let end = Int64((person.shakeEnd + 0.5) * 1e9)
-            let times = found.map { String(format: "%.2f", Double($0.recognized - start) / 1e9) }
+            let times = found.map { String(format: "%.2f", Double($0.endedAt - start) / 1e9) }
             let line = "\(Self.describe(person, seed: UInt64(index + 1))): events at \(times) s into the shake"
-            let inTime = found.first.map { $0.recognized >= start && $0.recognized <= end } ?? false
+            let inTime = found.first.map { $0.endedAt >= start && $0.endedAt <= end } ?? false
             let hit = inTime && found.count == 1
             if inTime { recognized += 1 } else { unrecognized.append(line) }
             if hit { once += 1 } else if inTime { repeated.append(line) }

@@ -120,7 +120,7 @@ import Traces
                 configuration.fallTurn = -1  // a cosine is never below -1
                 configuration.strideSway = .infinity  // the stride gate (issue 29) silences jumping too
                 return beginnings(samples, with: ShakeDetector(configuration: configuration))
-                    .map { (start: Double($0.onset) / 1e9 - 0.5, end: Double($0.recognized) / 1e9) }
+                    .map { (start: Double($0.onset) / 1e9 - 0.5, end: Double($0.endedAt) / 1e9) }
                     .filter { $0.start >= settled }.map { features(from: $0.start, to: $0.end) }
             }
         }

@@ -185,6 +185,12 @@ public enum Motion {
     }
 }
 
+extension ShakeEvent {
+    /// When the shake ended: the events tests take from ``ShakeDetecting/process(_:)`` and ``detect(_:with:)``
+    /// all did; one that only began reads as ending when it began.
+    public var endedAt: Int64 { ended ?? began }
+}
+
 /// Runs a detector over samples and returns its events: the shakes that ended, to act on.
 public func detect(_ samples: [Sample], with detector: some ShakeDetecting) -> [ShakeEvent] {
     var detector = detector

@@ -55,9 +55,9 @@ class NotesTestCase(unittest.TestCase):
 
     def wait_ready_for_another_shake(self):
         """Waits, as a person would, until a new shake can work: the intent ended, the Notes
-        window back in context with the sensor on, and the detector re-armed after the last shake
-        (it holds off until the motion settles, at most maximumHoldoff, 2 s). Then the cooldown
-        after an intent (0.2 s here) with room to spare."""
+        window back in context with the sensor on, and the last shake 2 s past, so that the next
+        one starts from a device held still (the detector's calm dwell is 1 s), as a person's does.
+        Then the cooldown after an intent (0.2 s here) with room to spare."""
         calls = self.daemon.client().open(UNDO, namespaced=False)
 
         def ready():

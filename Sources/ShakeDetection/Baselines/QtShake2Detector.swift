@@ -42,7 +42,7 @@ public struct QtShake2Detector: ShakeDetecting {
             lapsed = 0
             timerActive = false
             event = ShakeEvent(
-                onset: firstTime, recognized: sample.timestamp, peak: change.delta, reversals: numberOfShakes,
+                onset: firstTime, began: sample.timestamp, ended: sample.timestamp, peak: change.delta, reversals: numberOfShakes,
                 axis: head.axis, direction: head.direction)
         } else if let change {
             if count == 0 {

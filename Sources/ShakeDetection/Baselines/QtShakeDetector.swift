@@ -41,7 +41,7 @@ public struct QtShakeDetector: ShakeDetecting {
             shaking = true
             count = 0
             return ShakeEvent(
-                onset: firstChange, recognized: sample.timestamp, peak: change.delta,
+                onset: firstChange, began: sample.timestamp, ended: sample.timestamp, peak: change.delta,
                 reversals: numberOfShakes, axis: change.axis, direction: change.direction)
         }
         if count == 0 { firstChange = sample.timestamp }

@@ -64,7 +64,7 @@ public struct SeismicDetector: ShakeDetecting {
         }
         let onsetSample = first ?? sample
         let event = ShakeEvent(
-            onset: onsetSample.timestamp, recognized: sample.timestamp, peak: peak, reversals: 0,
+            onset: onsetSample.timestamp, began: sample.timestamp, ended: sample.timestamp, peak: peak, reversals: 0,
             axis: .dominant(of: onsetSample), direction: .of(onsetSample))
         reset()
         return event

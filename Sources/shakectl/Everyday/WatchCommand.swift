@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ShakeClient
+import ShakeDetection
 import UndoProtocol
 
 /// `shakectl watch`: one line per shake and per intent outcome, as they happen.
@@ -13,15 +14,19 @@ struct Watch: AsyncParsableCommand {
             PATH" goes to standard error). A shake begins when its strokes look like one, and is \
             answered only when it ends, when the hand stops ("shake recognized", with its reversals \
             and peak); a shake that began may instead be dropped, with the reason: "kept going" (the \
-            motion went on, as a body's does when running or climbing stairs) or "too short" (it \
-            stopped as soon as it began, as a knock does). Then the outcome of each intent or shake: \
+            motion went on, as a body's does when running or climbing stairs), "too short" (it \
+            stopped as soon as it began, as a knock does), "interrupted" (the samples stopped or \
+            went back in time before the hand stopped) or "posture changed" (the device came to rest \
+            turned from where the hand held it, as after a fall). A near miss is a chain of strokes that came \
+            close to a shake, with the one rule that stopped it ("near miss: rhythm"): where a shake \
+            of yours is missed, it says why. Then the outcome of each intent or shake: \
             performed, cancelled, noContext (no app was in the current context, so the shake was \
             only logged) or ignored (a prompt was open, or the short cooldown after one ran). Times \
             are seconds on the daemon's monotonic clock. The monitor never carries apps' titles or \
             results.
 
             With --format json, prints one JSON object per line with the keys kind (began, shake, \
-            dropped or outcome), time, reversals, peak, reason and outcome. Stops after --count \
+            dropped, nearMiss or outcome), time, reversals, peak, reason and outcome. Stops after --count \
             events when given, and exits with status 1 when the daemon cannot be reached or goes away.
             """
     )
@@ -77,13 +82,16 @@ struct Watch: AsyncParsableCommand {
             return time + "shake recognized (\(Self.strokes(event))): the hand stopped"
         case .dropped:
             let why =
-                switch event.reason {
-                case "kept going": "kept going, as a body's motion does"
-                case "too short": "too short, it stopped as soon as it began"
-                case let reason?: reason
-                case nil: "reason unknown"
+                switch event.reason.flatMap(DropReason.init(rawValue:)) {
+                case .keptGoing?: "kept going, as a body's motion does"
+                case .tooShort?: "too short, it stopped as soon as it began"
+                case .interrupted?: "interrupted, the samples stopped or went back in time before the hand stopped"
+                case .postureChanged?: "posture changed, the device came to rest turned, as a body that fell or lay down leaves it"
+                case nil: event.reason ?? "reason unknown"
                 }
             return time + "shake dropped (\(Self.strokes(event))): \(why)"
+        case .nearMiss:
+            return time + "near miss (\(Self.strokes(event))): stopped by \(event.reason ?? "a rule")"
         case .outcome:
             switch event.outcome {
             case .performed?: return time + "performed: the app undid or redid"

@@ -10,10 +10,12 @@ struct Detect: AsyncParsableCommand {
             Reads TRACE.csv (header t,x,y,z; t in seconds, x/y/z in m/s² including gravity) as a \
             stream and prints one line per recognized shake: a shake is recognized when the hand \
             stops, and "began" says when its strokes first looked like one. With --phases it also \
-            prints each shake as it begins and each that is dropped (the motion kept going, as a \
-            body's does), with the reason. With --format json each line is a JSON object with at \
-            least "phase" (ended, began or dropped), "onset", "began" and "recognized", in seconds on \
-            the trace's own t axis.
+            prints each shake as it begins, each that is dropped (the motion kept going, as a \
+            body's does) with the reason, and each near miss: a chain of strokes that came close to a \
+            shake, with the one rule that stopped it (such as "rhythm", "unlike strokes", "strides" \
+            or "the body's rhythm"). With --format json each line is a JSON object with at \
+            least "phase" (ended, began, dropped or nearMiss), "onset", "began" and "time" (when this phase \
+            came; for an ended shake also "ended", the same), in seconds on the trace's own t axis.
 
             Example:
               shakectl detect ../shared/traces/qt_shake_left.csv --format json
@@ -29,7 +31,7 @@ struct Detect: AsyncParsableCommand {
     @Option(help: "Output format: text or json.")
     var format: OutputFormat = .text
 
-    @Flag(help: "Also print each shake as it begins, and each that is dropped and why.")
+    @Flag(help: "Also print each shake as it begins, each that is dropped and why, and each near miss with its rule.")
     var phases = false
 
     @Flag(help: "Read the live accelerometer instead of a trace; times are then seconds from the run's first sample.")

@@ -52,6 +52,13 @@ struct Evaluate: AsyncParsableCommand {
     @Option(help: "Sensitivity for the detectors that have levels: low, medium or high.")
     var sensitivity: Sensitivity = .medium
 
+    @Option(
+        name: .customLong("without"),
+        help: ArgumentHelp(
+            "Turn one of shaked's rules off (repeatable), to measure what it buys on every set: \(ShakeRule.allCases.map(\.key).joined(separator: ", ")).",
+            valueName: "rule"))
+    var without: [ShakeRule] = []
+
     @Option(help: "Output format: text or json (one object per trace and detector, then totals).")
     var format: OutputFormat = .text
 
@@ -99,7 +106,7 @@ struct Evaluate: AsyncParsableCommand {
                 let run: TraceRun
                 do {
                     run = try TraceRun.run(
-                        path: file, detectors: kinds, sensitivity: sensitivity, restingRate: restingRate,
+                        path: file, detectors: kinds, sensitivity: sensitivity, without: without, restingRate: restingRate,
                         stream: stream.stream)
                 } catch {
                     printError("left out: \(error.description)")

@@ -35,6 +35,8 @@ struct EvaluationTable {
         var falseAlarmsByClass: [String: Int]?
         var clipsByGroup: [String: Int]?
         var clipsByClass: [String: Int]?
+        /// Labelled clips joined to the one before as one shake (nil when none was).
+        var mergedClips: Int?
     }
 
     private var width: Int { events ? 136 : 126 }
@@ -58,6 +60,13 @@ struct EvaluationTable {
     ) {
         if format == .text { print(String(repeating: "-", count: width)) }
         for (kind, score) in totals { emit(trace: label, kind: kind, score: score, total: set == nil, set: set) }
+        if format == .text, let merged = totals.first?.score.mergedClips, merged > 0 {
+            let clips = merged == 1 ? "1 labelled clip" : "\(merged) labelled clips"
+            print(
+                "\(clips) joined to the shake before: the hand never stopped between (every half second kept the "
+                    + "spread of |a| at or above \(decimal(ContinuousShaking.spreadFloor, 0)) m/s²), so "
+                    + "\(totals[0].score.labelled) shakes")
+        }
         if format == .text && events && groups { printGroups(totals, title: set) }
     }
 
@@ -113,7 +122,8 @@ struct EvaluationTable {
                 unlabelledHours: rounded(score.unlabelledSeconds / 3600, 4),
                 latencyMedian: score.medianLatency.map { rounded($0) }, latencyP95: score.p95Latency.map { rounded($0) },
                 latencyFromEndMedian: score.medianLatencyFromEnd.map { rounded($0) },
-                latencyFromEndP95: score.p95LatencyFromEnd.map { rounded($0) }
+                latencyFromEndP95: score.p95LatencyFromEnd.map { rounded($0) },
+                mergedClips: score.mergedClips > 0 ? score.mergedClips : nil
             )
             if score.tracesWithEvents > 0 {
                 row.tracesWithEvents = score.tracesWithEvents

@@ -56,13 +56,14 @@ struct TracePlot {
             svg +=
                 "<line x1=\(q(left)) y1=\(q(y + laneHeight - 2)) x2=\(q(right)) y2=\(q(y + laneHeight - 2)) stroke=\"#ddd\"/>\n"
             for event in entry.events {
-                let x = px(run.seconds(event.recognized))
+                let ended = run.seconds(event.ended ?? event.began)
+                let x = px(ended)
                 svg +=
                     "<line x1=\(q(x)) y1=\(q(margin.top)) x2=\(q(x)) y2=\(q(margin.top + plotHeight)) stroke=\"\(color)\" "
                     + "stroke-dasharray=\"3,3\" opacity=\"0.6\"/>\n"
                 svg +=
                     "<path d=\"M\(q1(x)) \(q1(y + 3)) l6 8 l-6 8 l-6 -8 z\" fill=\"\(color)\"><title>\(entry.kind.rawValue) at "
-                    + "\(decimal(run.seconds(event.recognized), 2)) s</title></path>\n"
+                    + "\(decimal(ended, 2)) s</title></path>\n"
             }
         }
         return svg + "</svg>\n"
