@@ -25,8 +25,9 @@
 /// 6. **Body motion** is not a shake: a chain near a free fall (a jump's flight, a drop), or
 ///    one after the device turned over (a body that fell onto its side, ringing on what it
 ///    landed on); in motion already going on, a train of impacts (its strongest stroke far
-///    above the motion's RMS) or a body's strides (slower than a hand shakes, and swaying far
-///    off its line).
+///    above the motion's RMS), a body's strides (slower than a hand shakes, and swaying far
+///    off its line), or the rhythm the body already kept for seconds before the chain (the end of
+///    a flight of stairs: the same steps, stopping).
 /// 7. **A second view, for wandering strokes**: motion fresh from stillness is also projected
 ///    onto its principal axis over the last second (``PrincipalAxis``), and steps 2-6 run on
 ///    that line as well, with one more reversal needed. A device that tumbles or swings in an
@@ -38,8 +39,12 @@
 /// ``ShakeDetectorConfiguration/endHalfCycles`` half cycles of its own rhythm, the shake has ended. Each
 /// stroke that still looks like a shake keeps it going, so continuous shaking ends once, when it stops.
 /// When the motion goes on at the shake's size without looking like a shake for
-/// ``ShakeDetectorConfiguration/lifeAfterLastMatch``, the shake is dropped: a body that keeps going. After
-/// an end, the strokes seen so far start nothing new.
+/// ``ShakeDetectorConfiguration/lifeAfterLastMatch``, the shake is dropped: a body that keeps going. When the
+/// device comes to rest turned from where the hand held it, and does not come back, it is dropped too: a
+/// body that fell or lay down. After an end, the strokes seen so far start nothing new.
+///
+/// A chain that came close and was stopped by one rule is told once as a near miss
+/// (``ShakePhase/nearMiss(_:_:)``), naming the ``ShakeRule``.
 ///
 /// Each sample costs O(1) work and no allocation; the detector has no clock and no I/O.
 public struct ShakeDetector: ShakeDetecting {

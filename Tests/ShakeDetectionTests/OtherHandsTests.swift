@@ -101,9 +101,9 @@ import Traces
     }
 
     /// The sets of everyday life added with issue 36 (../shared/traces/README.md), each held to what the
-    /// detector measured on it; every one is in the shared corpus, so a missing set fails.
+    /// detector measured on it (UMAFall 5 before issue 42's posture and rhythm rules, 2 after); every one is in the shared corpus, so a missing set fails.
     static let newerEveryday: [(folder: String, files: Int, falseAlarms: Int)] = [
-        ("everyday-himu", 12, 1), ("everyday-umafall", 457, 5), ("everyday-ipin2023", 50, 0),
+        ("everyday-himu", 12, 1), ("everyday-umafall", 457, 2), ("everyday-ipin2023", 50, 0),
     ]
 
     @Test("phones in pockets, in the hand and through falls (issue 36's sets): no more false alarms than measured",

@@ -243,8 +243,8 @@ import Traces
         let labelled = try Self.row("real shakes, whole labelled intervals")
         let real = try Self.row("real shakes")
         #expect(labelled.count == 70, "the shared corpus must be beside the checkout (../shared/traces)")
-        // A shake under way does not begin again: samuelr's 22 s of shaking is one.
-        #expect(real.count >= 65, "\(real.count) chains for 70 labelled shakes")
+        // 66 measured (6 December): a chain begins again in a shake under way only after a pause.
+        #expect(real.count >= 66, "\(real.count) chains for 70 labelled shakes")
         #expect(real.allSatisfy { $0.freeFall < dwell })
         for jumps in ["jumping", "skippingRope", "jumpingJacks"] {
             let chains = try Self.row(jumps)

@@ -1,12 +1,13 @@
 """The whole flow through the Python varlink package, a third-party client, against the real daemon."""
 
+import json
 import os
 import socket
 import subprocess
 import sys
 import unittest
 
-from shaked_harness.daemon import TRACES, UNDO, App, Daemon, error_of, prompt
+from shaked_harness.daemon import SHAKED, TRACES, UNDO, App, Daemon, error_of, prompt
 
 socket.setdefaulttimeout(20)
 
@@ -51,6 +52,36 @@ class ReplayFlowTest(unittest.TestCase):
                 self.assertEqual(next(monitor)["event"]["outcome"], "performed")
                 self.assertNotIn("openIntent", tool.GetStatus()["status"])
                 monitor_con.close()
+            app.close()
+            self.assertTrue(daemon.alive())
+
+
+    def test_a_near_miss_reaches_a_monitor_with_the_rule_that_stopped_it(self):
+        # A walking wrist with shakes spliced in: some of its chains come close to a shake and are
+        # stopped by one rule. The daemon tells a monitor so, with the rule that shakectl names for
+        # the same trace, so a person whose shake was missed can see why.
+        trace = os.path.join(TRACES, "spliced_dev_03_pebble_walk_100_heather_1.csv")
+        shakectl = os.path.join(os.path.dirname(SHAKED), "shakectl")
+        phases = subprocess.run([shakectl, "detect", trace, "--phases", "--format", "json"], capture_output=True,
+                                text=True, timeout=120)
+        self.assertEqual(phases.returncode, 0, phases.stderr)
+        reasons = [o.get("reason") for o in map(json.loads, phases.stdout.splitlines()) if o["phase"] == "nearMiss"]
+        self.assertTrue(reasons, "shakectl detect --phases finds no near miss in " + trace)
+        with Daemon("--replay", trace) as daemon:
+            app = App(daemon)
+            with daemon.client() as client, client.open(UNDO, namespaced=False) as monitor_con:
+                monitor = monitor_con.Monitor(_more=True)
+                self.assertEqual(next(monitor)["event"]["kind"], "started")
+                app.context(focused=True, undo="Typing")
+                kinds = []
+                for reply in monitor:
+                    event = reply["event"]
+                    kinds.append(event["kind"])
+                    if event["kind"] == "nearMiss":
+                        break
+                    self.assertLess(len(kinds), 200, "no near miss among " + ", ".join(kinds))
+                self.assertEqual(event["reason"], reasons[0])
+                self.assertGreaterEqual(event["reversals"], 2)
             app.close()
             self.assertTrue(daemon.alive())
 
