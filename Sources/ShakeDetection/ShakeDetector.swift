@@ -145,7 +145,9 @@ public struct ShakeDetector: ShakeDetecting {
             // A chain that looks like a shake on either view wins over a near miss on the other.
             if match.map({ !$0.failed.isEmpty }) ?? true, onLine.failed.isEmpty || match == nil { match = onLine }
         }
-        guard var ongoing = shake else {
+        // `shake` is tested and changed in place: bound to a local, the whole of it (its event and its posture)
+        // would be copied out and back on every sample.
+        guard shake != nil else {
             guard let match else { return nil }
             guard match.failed.isEmpty else { return nearMiss(match) }
             shake = ShakeEnding(match, heldAs: heldAs(before: match), settings: ending)
@@ -153,31 +155,35 @@ public struct ShakeDetector: ShakeDetecting {
             return .began(match.event)
         }
         // Within a shake, the rhythm that came before is the shake's own: a chain that only carries it on keeps it going.
-        if let match, match.failed.subtracting(.init(.bodyRhythm)).isEmpty { ongoing.goesOn(match, settings: ending) }
-        switch ongoing.advance(step, settings: ending) {
+        if let match, match.failed.subtracting(.init(.bodyRhythm)).isEmpty { shake!.goesOn(match, settings: ending) }
+        let outcome = shake!.advance(step, settings: ending)
+        if case .goingOn = outcome { return nil }
+        return finish(outcome, at: step.t)
+    }
+
+    /// The shake under way as `outcome` leaves it, once it ended or came to nothing. Out of line: it runs once
+    /// a shake.
+    @inline(never)
+    private mutating func finish(_ outcome: ShakeEnding.Outcome, at time: Int64) -> ShakePhase? {
+        guard let ongoing = shake else { return nil }
+        if case .goingOn = outcome { return nil }
+        shake = nil
+        device.keepsFresh = false
+        switch outcome {
         case .goingOn:
-            shake = ongoing
             return nil
         case .ended(let event):
-            shake = nil
-            device.keepsFresh = false
             motion.clear()
             principalAxis.clear()
             return .ended(event)
         case .keptGoing:
-            shake = nil
-            device.keepsFresh = false
-            return .dropped(ongoing.event, .keptGoing, at: step.t)
+            return .dropped(ongoing.event, .keptGoing, at: time)
         case .tooShort:
-            shake = nil
-            device.keepsFresh = false
-            return .dropped(ongoing.event, .tooShort, at: step.t)
+            return .dropped(ongoing.event, .tooShort, at: time)
         case .postureChanged:
-            shake = nil
-            device.keepsFresh = false
             motion.clear()
             principalAxis.clear()
-            return .dropped(ongoing.event, .postureChanged, at: step.t)
+            return .dropped(ongoing.event, .postureChanged, at: time)
         }
     }
 
