@@ -3,7 +3,7 @@ import ShakeDetection
 import TestSupport
 import Testing
 
-/// The impact gate (docs/detector.md, "Silent in daily life"): in ongoing motion, a chain whose
+/// The impact gate (docs/detector.md, "How it decides" and "What each rule earns"): in ongoing motion, a chain whose
 /// strongest stroke stands far above the motion's RMS is a train of impacts (foot strikes,
 /// landings), not a hand's shake, which is near a sine.
 @Suite struct ImpactTrainTests {

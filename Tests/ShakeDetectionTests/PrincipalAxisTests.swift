@@ -3,7 +3,7 @@ import Testing
 
 @testable import ShakeDetection
 
-/// The principal axis the detector's second view follows (docs/detector.md, "The second view").
+/// The principal axis the detector's second view follows (docs/detector.md, "How it decides", item 7).
 @Suite struct PrincipalAxisTests {
     /// A unit vector along (x, y, z).
     static func unit(_ x: Double, _ y: Double, _ z: Double) -> Vector3 {

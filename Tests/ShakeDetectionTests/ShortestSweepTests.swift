@@ -3,7 +3,7 @@ import ShakeDetection
 import TestSupport
 import Testing
 
-/// The shortest sweep (docs/detector.md, "Silent in daily life"): a hand that shakes to undo moves
+/// The shortest sweep (docs/detector.md, "How it decides" and "What each rule earns"): a hand that shakes to undo moves
 /// the device a centimetre or more; a chain whose sweep (peak acceleration over the angular
 /// frequency squared, a sine's amplitude) is a few millimetres is a jiggle, not a shake, unless a
 /// stroke saturated the sensor and so was stronger than it reads.

@@ -3,7 +3,7 @@ import ShakeDetection
 import TestSupport
 import Testing
 
-/// The stride gate (docs/detector.md, "Silent in daily life"): in ongoing motion, a chain slower
+/// The stride gate (docs/detector.md, "How it decides" and "What each rule earns"): in ongoing motion, a chain slower
 /// than a hand's shake whose motion sways far off its line is a body striding (a foot strike pushes
 /// up and brakes, then drives, forwards in one stance), not a hand driving the device along a line.
 @Suite struct StrideTests {

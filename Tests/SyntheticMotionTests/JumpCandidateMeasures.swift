@@ -7,8 +7,8 @@ import Traces
 
 /// Issue 22's candidates for telling a hand shaking up and down from a body jumping or landing,
 /// measured on the same stretches of motion: the free-fall plateau (1, which the detector keeps),
-/// the landing's jerk (2) and what gravity does over the chain (3). Prints the table in
-/// docs/detector.md ("Other people's hands") and checks the facts drawn from it there:
+/// the landing's jerk (2) and what gravity does over the chain (3). Prints the table of
+/// measures behind docs/detector.md ("Rules tried and not kept") and checks the facts drawn from them:
 ///
 ///     swift test --filter JumpCandidateMeasures
 ///
