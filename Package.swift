@@ -71,6 +71,8 @@ let package = Package(
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // Real accelerometers: discovery and hotplug through libudev, reading through libiio.
         .target(name: "IIOSensors", dependencies: ["ShakeDetection", "MonotonicClock", "TextSafety", "CIIO", "CUdev"]),
+        // What a person's answers teach about their shakes (issue 44): a small profile and the settings it gives.
+        .target(name: "ShakeLearning", dependencies: ["ShakeDetection"]),
         // Synthetic motion (rest, hand tremor, walking, shakes) for --demo, benchmarks and tests.
         .target(name: "SyntheticMotion", dependencies: ["ShakeDetection", "MonotonicClock"]),
         // The varlink interfaces, their messages, the NUL framing, and the guideline checks on prompts.
@@ -145,6 +147,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["ShakeDetection", "Traces"], path: "Tests/TestSupport"),
         .testTarget(name: "ShakeDetectionTests", dependencies: ["ShakeDetection", "Traces", "TestSupport", "SyntheticMotion"]),
         .testTarget(name: "TracesTests", dependencies: ["Traces", "TestSupport"]),
+        .testTarget(
+            name: "ShakeLearningTests", dependencies: ["ShakeLearning", "ShakeDetection", "SyntheticMotion", "TestSupport"]),
         .testTarget(name: "ShakectlTests", dependencies: ["Traces", "TestSupport"]),
         .testTarget(
             name: "UndoProtocolTests",
