@@ -63,7 +63,8 @@ let package = Package(
         .target(
             name: "Traces",
             dependencies: [
-                "ShakeDetection", "MonotonicClock", "TextSafety", .product(name: "SystemPackage", package: "swift-system"),
+                "ShakeDetection", "ShakeLearning", "MonotonicClock", "TextSafety",
+                .product(name: "SystemPackage", package: "swift-system"),
             ]),
         // libiio and libudev, quarantined: only IIOSensors imports them.
         // No pkgConfig: its Libs would link libiio into every executable; IIOSensors loads it with dlopen.
@@ -131,7 +132,8 @@ let package = Package(
         .executableTarget(
             name: "shakectl",
             dependencies: [
-                "ShakeDetection", "Traces", "IIOSensors", "SyntheticMotion", "ShakeClient", "UndoProtocol", "MonotonicClock",
+                "ShakeDetection", "ShakeLearning", "Traces", "IIOSensors", "SyntheticMotion", "ShakeClient", "UndoProtocol",
+                "MonotonicClock",
                 // bench-iio measures the daemon's own sensor path.
                 "ShakeService", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -19,6 +19,9 @@ public struct ShakeLearner: Sendable {
     public private(set) var profile: ShakeProfile
     /// The last near miss of a shape rule: the rule and when its chain began (ns).
     private var lastNearMiss: (rule: ShakeRule, began: Int64)?
+    /// The shake under way as it began: its reversals then, over the time they took, are its rate (an ended
+    /// shake's reversals count every stroke it went on for).
+    private var lastBegan: ShakeEvent?
     /// How long after a near miss a shake answered Undo makes it a missed shake of theirs, in nanoseconds.
     public static let missWindow: Int64 = 5_000_000_000
 
@@ -34,8 +37,10 @@ public struct ShakeLearner: Sendable {
 
     /// Takes in a phase the detector reported.
     public mutating func saw(_ phase: ShakePhase) {
-        if case .nearMiss(let event, let rule) = phase, !rule.guardsAgainstTheBody {
-            lastNearMiss = (rule, event.began)
+        switch phase {
+        case .nearMiss(let event, let rule) where !rule.guardsAgainstTheBody: lastNearMiss = (rule, event.began)
+        case .began(let event): lastBegan = event
+        default: break
         }
     }
 
@@ -46,8 +51,9 @@ public struct ShakeLearner: Sendable {
         switch answer {
         case .undo:
             profile.undone = min(profile.undone + 1, limit)
-            let looked = Double(shake.began - shake.onset) * 1e-9
-            if looked > 0 { profile.rate.add(Double(shake.reversals) / (2 * looked)) }
+            let began = lastBegan.flatMap { $0.onset == shake.onset ? $0 : nil } ?? shake
+            let looked = Double(began.began - began.onset) * 1e-9
+            if looked > 0 { profile.rate.add(Double(began.reversals) / (2 * looked)) }
             profile.strength.add(shake.peak)
             if let ended = shake.ended { profile.length.add(Double(ended - shake.onset) * 1e-9) }
             let axis = Axis.allCases.firstIndex(of: shake.axis) ?? 0
@@ -64,5 +70,6 @@ public struct ShakeLearner: Sendable {
             }
         }
         lastNearMiss = nil
+        lastBegan = nil
     }
 }
