@@ -85,7 +85,7 @@ let package = Package(
         .target(
             name: "ShakeService",
             dependencies: [
-                "ShakeDetection", "UndoProtocol", "MonotonicClock", "ShakedConfiguration",
+                "ShakeDetection", "ShakeLearning", "UndoProtocol", "MonotonicClock", "ShakedConfiguration",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -161,7 +161,7 @@ let package = Package(
         .testTarget(
             name: "ShakeServiceTests",
             dependencies: [
-                "ShakeService", "UndoProtocol", "ShakeDetection", "TestSupport",
+                "ShakeService", "ShakeLearning", "UndoProtocol", "ShakeDetection", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(name: "ShakedConfigurationTests", dependencies: ["ShakedConfiguration", "TestSupport"]),
