@@ -63,7 +63,8 @@ let package = Package(
         .target(
             name: "Traces",
             dependencies: [
-                "ShakeDetection", "MonotonicClock", "TextSafety", .product(name: "SystemPackage", package: "swift-system"),
+                "ShakeDetection", "ShakeLearning", "MonotonicClock", "TextSafety",
+                .product(name: "SystemPackage", package: "swift-system"),
             ]),
         // libiio and libudev, quarantined: only IIOSensors imports them.
         // No pkgConfig: its Libs would link libiio into every executable; IIOSensors loads it with dlopen.
@@ -71,6 +72,8 @@ let package = Package(
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // Real accelerometers: discovery and hotplug through libudev, reading through libiio.
         .target(name: "IIOSensors", dependencies: ["ShakeDetection", "MonotonicClock", "TextSafety", "CIIO", "CUdev"]),
+        // What a person's answers teach about their shakes (issue 44): a small profile and the settings it gives.
+        .target(name: "ShakeLearning", dependencies: ["ShakeDetection"]),
         // Synthetic motion (rest, hand tremor, walking, shakes) for --demo, benchmarks and tests.
         .target(name: "SyntheticMotion", dependencies: ["ShakeDetection", "MonotonicClock"]),
         // The varlink interfaces, their messages, the NUL framing, and the guideline checks on prompts.
@@ -82,7 +85,7 @@ let package = Package(
         .target(
             name: "ShakeService",
             dependencies: [
-                "ShakeDetection", "UndoProtocol", "MonotonicClock", "ShakedConfiguration",
+                "ShakeDetection", "ShakeLearning", "UndoProtocol", "MonotonicClock", "ShakedConfiguration",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -129,7 +132,8 @@ let package = Package(
         .executableTarget(
             name: "shakectl",
             dependencies: [
-                "ShakeDetection", "Traces", "IIOSensors", "SyntheticMotion", "ShakeClient", "UndoProtocol", "MonotonicClock",
+                "ShakeDetection", "ShakeLearning", "Traces", "IIOSensors", "SyntheticMotion", "ShakeClient", "UndoProtocol",
+                "MonotonicClock",
                 // bench-iio measures the daemon's own sensor path.
                 "ShakeService", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -145,6 +149,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["ShakeDetection", "Traces"], path: "Tests/TestSupport"),
         .testTarget(name: "ShakeDetectionTests", dependencies: ["ShakeDetection", "Traces", "TestSupport", "SyntheticMotion"]),
         .testTarget(name: "TracesTests", dependencies: ["Traces", "TestSupport"]),
+        .testTarget(
+            name: "ShakeLearningTests", dependencies: ["ShakeLearning", "ShakeDetection", "SyntheticMotion", "TestSupport"]),
         .testTarget(name: "ShakectlTests", dependencies: ["Traces", "TestSupport"]),
         .testTarget(
             name: "UndoProtocolTests",
@@ -155,7 +161,7 @@ let package = Package(
         .testTarget(
             name: "ShakeServiceTests",
             dependencies: [
-                "ShakeService", "UndoProtocol", "ShakeDetection", "TestSupport",
+                "ShakeService", "ShakeLearning", "UndoProtocol", "ShakeDetection", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(name: "ShakedConfigurationTests", dependencies: ["ShakedConfiguration", "TestSupport"]),

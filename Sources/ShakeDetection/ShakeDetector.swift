@@ -56,7 +56,15 @@ public struct ShakeDetector: ShakeDetecting {
     private var motion: StrokeChain
     private var principalAxis: StrokeChain
     /// The settings in force.
-    public let configuration: ShakeDetectorConfiguration
+    public private(set) var configuration: ShakeDetectorConfiguration
+    /// The shape rules a chain may fail and still begin a shake, when the chain just before it failed the
+    /// same rule and nothing else (bi-level thresholding, Negulescu et al.: a person whose shake was refused
+    /// shakes again). Empty unless what was learned of the person sets it (``retune(_:passingOnRepeat:)``);
+    /// it never holds a rule that guards against the body.
+    public private(set) var passingOnRepeat: ShakeRules = []
+    /// The rule that let the shake under way, or the last one that ended, pass on a repeat; nil for a shake
+    /// that passed every rule.
+    public private(set) var passedOnRepeat: ShakeRule?
 
     /// Creates a detector with the given settings.
     public init(configuration: ShakeDetectorConfiguration = .init()) {
@@ -65,6 +73,16 @@ public struct ShakeDetector: ShakeDetecting {
         device = DeviceMotion(configuration: configuration)
         motion = StrokeChain(configuration: configuration, view: .motion)
         principalAxis = StrokeChain(configuration: configuration, view: .principalAxis)
+    }
+
+    /// Takes new settings without forgetting the motion seen so far (gravity, stillness, the strokes before):
+    /// what a person's answers taught, applied between shakes. Only the thresholds and the shape rules
+    /// change; `passingOnRepeat` loses any rule that guards against the body.
+    public mutating func retune(_ configuration: ShakeDetectorConfiguration, passingOnRepeat rules: ShakeRules = []) {
+        self.configuration = configuration
+        motion.retune(configuration)
+        principalAxis.retune(configuration)
+        passingOnRepeat = rules.subtracting(ShakeRules.body)
     }
 
     /// Creates a detector at a named sensitivity.
@@ -78,6 +96,8 @@ public struct ShakeDetector: ShakeDetecting {
         principalAxis.reset()
         shake = nil
         reportedNearMiss = .min
+        lastNearMiss = nil
+        passedOnRepeat = nil
         // (A phase already held is still delivered: it happened.)
     }
 
@@ -150,12 +170,14 @@ public struct ShakeDetector: ShakeDetecting {
         guard shake != nil else {
             guard let match else { return nil }
             guard match.failed.isEmpty else { return nearMiss(match) }
+            passedOnRepeat = nil
+            lastNearMiss = nil
             shake = ShakeEnding(match, heldAs: heldAs(before: match), settings: ending)
             device.keepsFresh = match.fromStillness
             return .began(match.event)
         }
         // Within a shake, the rhythm that came before is the shake's own: a chain that only carries it on keeps it going.
-        if let match, match.failed.subtracting(.init(.bodyRhythm)).isEmpty { shake!.goesOn(match, settings: ending) }
+        if let match, match.failed.subtracting(shake!.passing).isEmpty { shake!.goesOn(match, settings: ending) }
         let outcome = shake!.advance(step, settings: ending)
         if case .goingOn = outcome { return nil }
         return finish(outcome, at: step.t)
@@ -195,11 +217,28 @@ public struct ShakeDetector: ShakeDetecting {
     /// When the last near miss was told: a chain that began before it is the same chain grown, not told again.
     private var reportedNearMiss = Int64.min
 
-    /// A chain that one rule stopped, told once (several rules stopping it is no near miss).
+    /// The last near miss told: its rule, when its chain began, and whether its motion began from stillness.
+    private var lastNearMiss: (rule: ShakeRules, began: Int64, fromStillness: Bool)?
+    /// How soon after a near miss a new chain must begin to be its repeat, in nanoseconds.
+    private static let repeatWindow: Int64 = 4_000_000_000
+
+    /// A chain that one rule stopped, told once (several rules stopping it is no near miss). A new chain
+    /// that a rule in ``passingOnRepeat`` alone stopped, right after a near miss of the same rule whose motion
+    /// began from a device held still, begins a shake instead: the person tried again.
     @inline(never)
     private mutating func nearMiss(_ match: StrokeChain.Match) -> ShakePhase? {
         guard let rule = match.failed.single, match.event.onset > reportedNearMiss else { return nil }
+        if let last = lastNearMiss, last.rule == match.failed, last.fromStillness, passingOnRepeat.contains(last.rule),
+            match.event.began - last.began <= Self.repeatWindow
+        {
+            lastNearMiss = nil
+            passedOnRepeat = rule
+            shake = ShakeEnding(match, heldAs: heldAs(before: match), settings: ending, passing: match.failed)
+            device.keepsFresh = match.fromStillness
+            return .began(match.event)
+        }
         reportedNearMiss = match.event.began
+        lastNearMiss = (match.failed, match.event.began, match.fromStillness)
         return .nearMiss(match.event, rule)
     }
 }

@@ -70,7 +70,12 @@ struct ShakeEnding: Sendable {
     private var turnedSince: Int64?
     private var lying = Vector3.zero
 
-    init(_ match: StrokeChain.Match, heldAs: Vector3?, settings: Settings) {
+    /// The rules a chain that carries the shake on may fail: the body's rhythm (the shake's own, by now), and
+    /// the rule it passed on a repeat, if any.
+    let passing: ShakeRules
+
+    init(_ match: StrokeChain.Match, heldAs: Vector3?, settings: Settings, passing: ShakeRules = []) {
+        self.passing = passing.union(.init(.bodyRhythm))
         event = match.event
         level = 0
         quietNeeded = 0

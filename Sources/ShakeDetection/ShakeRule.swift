@@ -61,6 +61,11 @@ public struct ShakeRules: OptionSet, Sendable, Hashable {
     /// The set holding one rule.
     public init(_ rule: ShakeRule) { rawValue = rule.bit }
 
+    /// The rules that guard against the body's motion (``ShakeRule/guardsAgainstTheBody``).
+    public static let body: ShakeRules = [
+        .init(.freeFall), .init(.turnedOver), .init(.impacts), .init(.strides), .init(.bodyRhythm),
+    ]
+
     /// The one rule in the set, nil when it holds none or several.
     public var single: ShakeRule? {
         guard rawValue != 0, rawValue & (rawValue - 1) == 0 else { return nil }

@@ -53,7 +53,7 @@ struct StrokeChain: Sendable {
     // Stored in the order a sample reads them, the small and hot first: a sample touches few cache lines.
     let view: View
     /// The stroke thresholds: in motion going on, and fresh from stillness (``configuration``'s).
-    private let thresholds: (strict: Double, gentle: Double)
+    private var thresholds: (strict: Double, gentle: Double)
     /// Whether `principal` has taken in motion since it was last cleared.
     private var principalInUse = false
     /// Whether the stroke in progress, when it began, was too weak to complete a shake or not
@@ -74,7 +74,7 @@ struct StrokeChain: Sendable {
     /// rhythm from a new one.
     private(set) var recent = Ring<16, PastStroke>(filler: PastStroke(start: 0, peak: .zero))
     /// The settings in force.
-    let configuration: ShakeDetectorConfiguration
+    private(set) var configuration: ShakeDetectorConfiguration
 
     init(configuration: ShakeDetectorConfiguration, view: View) {
         self.configuration = configuration
@@ -84,6 +84,13 @@ struct StrokeChain: Sendable {
 
     mutating func reset() {
         self = StrokeChain(configuration: configuration, view: view)
+    }
+
+    /// Takes new settings and keeps what it saw: the strokes that came before still say what the body
+    /// was doing.
+    mutating func retune(_ configuration: ShakeDetectorConfiguration) {
+        self.configuration = configuration
+        thresholds = (configuration.strokeThreshold, configuration.gentleThreshold)
     }
 
     /// Forgets the chain and the stroke in progress: after a shake ended, its strokes start nothing new.

@@ -166,19 +166,31 @@ public final class PreferenceFile: Sendable {
     // MARK: Disk
 
     private func setAside(because problem: String) -> Loaded {
+        if let candidate = Self.setAside(path) { return Loaded(problem: problem, setAside: candidate) }
+        return Loaded(problem: problem + " (it could not be set aside; the next change replaces it)")
+    }
+
+    /// Moves the file at `path` to `PATH.corrupt-N`, the first N free; the new name, nil when it could not.
+    static func setAside(_ path: String) -> String? {
         for n in 1...1000 {
             let candidate = "\(path).corrupt-\(n)"
             // link() never replaces an existing file, so an earlier bad copy is never lost.
             if link(path, candidate) == 0 {
                 unlink(path)
-                return Loaded(problem: problem, setAside: candidate)
+                return candidate
             }
             if errno != EEXIST { break }
         }
-        return Loaded(problem: problem + " (it could not be set aside; the next change replaces it)")
+        return nil
     }
 
     private func writeAtomically(_ data: [UInt8]) throws(PreferenceFileError) {
+        try Self.writeAtomically(data, path: path, directory: directory)
+    }
+
+    /// Writes `data` to `path` in `directory` (made if missing, mode 0700): a temporary file beside it,
+    /// fsync, rename over the old one, fsync of the directory.
+    static func writeAtomically(_ data: [UInt8], path: String, directory: String) throws(PreferenceFileError) {
         if mkdir(directory, 0o700) != 0 && errno != EEXIST { throw .init(call: "mkdir", path: directory, errno: errno) }
         let temporary = path + ".tmp"
         let fd: FileDescriptor

@@ -2,9 +2,11 @@ import ArgumentParser
 import Foundation
 import ShakeClient
 import ShakeDetection
+import Traces
 
 extension DetectorKind: ExpressibleByArgument {}
 extension Sensitivity: ExpressibleByArgument {}
+extension ReplayAnswers: ExpressibleByArgument {}
 
 /// How a command prints its results.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {

@@ -25,6 +25,8 @@ struct DetectionRecord: Codable {
     var axis: String
     var direction: String
     var reason: String?
+    /// With `--learn`: how the prompt for an ended shake was answered (undo or cancel).
+    var answer: String?
 
     init(detector: DetectorKind, phase: ShakePhase, origin: Int64) {
         let event = phase.event

@@ -75,6 +75,19 @@ struct Evaluate: AsyncParsableCommand {
                 """))
     var restingRate: Double?
 
+    @Flag(
+        help: ArgumentHelp(
+            "Also score shaked learning from the answers, each trace from a fresh profile, on rows named \"learned\".",
+            discussion: """
+                Each prompt is answered as --answers says (from the labels by default: Undo when it came in a \
+                labelled shake or up to 1 s after its end, Cancel otherwise), and the detector takes what it \
+                learned after each answer (docs/detector.md, "Learning from answers").
+                """))
+    var learn = false
+
+    @Option(help: "With --learn: how each prompt is answered: labels, undo (every prompt) or cancel (every prompt).")
+    var answers: ReplayAnswers = .labels
+
     @OptionGroup var stream: StreamOptions
 
     func validate() throws {
@@ -83,6 +96,11 @@ struct Evaluate: AsyncParsableCommand {
         }
         if all && !detectors.isEmpty { throw ValidationError("Use either --all or --detector, not both.") }
         if paths.isEmpty { throw ValidationError("Give at least one trace file or folder.") }
+        if answers != .labels && !learn { throw ValidationError("--answers goes with --learn.") }
+        if learn && (restingRate != nil || !without.isEmpty || sensitivity != .medium) {
+            throw ValidationError(
+                "--learn starts from the medium preset with every rule: leave out --resting-rate, --without and --sensitivity.")
+        }
     }
 
     func run() async throws {
@@ -90,31 +108,36 @@ struct Evaluate: AsyncParsableCommand {
         let sets: [TraceSet]
         do { sets = try Corpus.traceSets(paths) } catch { throw ValidationError(error.description) }
         let count = sets.reduce(0) { $0 + $1.files.count }
-        var totals = kinds.map { (kind: $0, score: Score()) }
-        var setTotals: [(set: TraceSet, read: Int, totals: [(kind: DetectorKind, score: Score)])] = []
+        let names = kinds.map(\.rawValue) + (learn ? ["learned"] : [])
+        var totals = names.map { (name: $0, score: Score()) }
+        var setTotals: [(set: TraceSet, read: Int, totals: [(name: String, score: Score)])] = []
         var leftOut: [String] = []
         let table = EvaluationTable(
             format: format, events: sets.contains { $0.files.contains { Events.exist(forTrace: $0) } })
         if !summary || table.events { table.printHeader() }
         var index = 0
         for set in sets {
-            var setTotal = kinds.map { (kind: $0, score: Score()) }
+            var setTotal = names.map { (name: $0, score: Score()) }
             var read = 0
             for file in set.files {
                 index += 1
                 printError("[\(index)/\(count)] \(file)")
                 let run: TraceRun
+                var learned: TraceRun?
                 do {
                     run = try TraceRun.run(
                         path: file, detectors: kinds, sensitivity: sensitivity, without: without, restingRate: restingRate,
                         stream: stream.stream)
+                    if learn { learned = try run.learning(path: file, answers: answers, stream: stream.stream) }
                 } catch {
                     printError("left out: \(error.description)")
                     leftOut.append(error.description)
                     continue
                 }
                 read += 1
-                let scores = run.scores()
+                let scores =
+                    run.scores().map { (name: $0.kind.rawValue, score: $0.score) }
+                    + (learned?.scores().map { (name: "learned", score: $0.score) } ?? [])
                 for (i, entry) in scores.enumerated() {
                     totals[i].score += entry.score
                     setTotal[i].score += entry.score

@@ -48,18 +48,18 @@ struct EvaluationTable {
                 + (events ? " between  recall  prec.    F1    FP/h" : "  recall  prec.    F1  FP/h") + "  lat50  lat95  end50  end95")
     }
 
-    func printTrace(_ name: String, scores: [(kind: DetectorKind, score: Score)]) {
-        for (kind, score) in scores { emit(trace: name, kind: kind, score: score, total: false) }
+    func printTrace(_ name: String, scores: [(name: String, score: Score)]) {
+        for (detector, score) in scores { emit(trace: name, detector: detector, score: score, total: false) }
     }
 
     /// The totals of every detector on rows named `label`: those of the set `set` when given (JSON:
     /// `"total": false, "set": NAME`), else of the whole run (`"total": true`). With `groups`, the false
     /// positives by gesture group follow, where the traces had events files.
     func printTotals(
-        _ totals: [(kind: DetectorKind, score: Score)], label: String, set: String? = nil, groups: Bool = true
+        _ totals: [(name: String, score: Score)], label: String, set: String? = nil, groups: Bool = true
     ) {
         if format == .text { print(String(repeating: "-", count: width)) }
-        for (kind, score) in totals { emit(trace: label, kind: kind, score: score, total: set == nil, set: set) }
+        for (detector, score) in totals { emit(trace: label, detector: detector, score: score, total: set == nil, set: set) }
         if format == .text, let merged = totals.first?.score.mergedClips, merged > 0 {
             let clips = merged == 1 ? "1 labelled clip" : "\(merged) labelled clips"
             print(
@@ -87,18 +87,18 @@ struct EvaluationTable {
 
     /// The false positives of each detector by gesture group, one row per group that has clips
     /// or false positives, then the detections between clips.
-    private func printGroups(_ totals: [(kind: DetectorKind, score: Score)], title: String?) {
+    private func printGroups(_ totals: [(name: String, score: Score)], title: String?) {
         guard let first = totals.first?.score, first.tracesWithEvents > 0 else { return }
         let clips = first.clipsByGroup
         let alarms = totals.map(\.score.falseAlarmsByGroup)
-        let columns = totals.map { max(10, $0.kind.rawValue.count + 2) }
+        let columns = totals.map { max(10, $0.name.count + 2) }
         let cells = { (values: [String]) in zip(values, columns).map { pad($0, $1) }.joined() }
         print()
         print(
             "False positives by gesture\(title.map { " (\($0))" } ?? ""), in the \(first.tracesWithEvents) "
                 + (first.tracesWithEvents == 1 ? "trace" : "traces") + " with an events file "
                 + "(in a clip, or \(decimal(Score.grace, 1)) s after it):")
-        print(pad("gesture", 28, left: true) + pad("clips", 7) + cells(totals.map(\.kind.rawValue)))
+        print(pad("gesture", 28, left: true) + pad("clips", 7) + cells(totals.map(\.name)))
         for group in GestureGroup.allCases
         where clips[group, default: 0] > 0 || alarms.contains(where: { $0[group, default: 0] > 0 }) {
             print(
@@ -110,11 +110,11 @@ struct EvaluationTable {
                 + cells(totals.map { "\($0.score.betweenClips)" }))
     }
 
-    private func emit(trace: String, kind: DetectorKind, score: Score, total: Bool, set: String? = nil) {
+    private func emit(trace: String, detector: String, score: Score, total: Bool, set: String? = nil) {
         switch format {
         case .json:
             var row = Row(
-                trace: total ? "TOTAL" : trace, detector: kind.rawValue, total: total, set: set,
+                trace: total ? "TOTAL" : trace, detector: detector, total: total, set: set,
                 labelled: score.labelled,
                 hits: score.hits, falsePositives: score.falsePositives, recall: rounded(score.recall),
                 precision: rounded(score.precision), f1: rounded(score.f1),
@@ -139,7 +139,7 @@ struct EvaluationTable {
             let latency = { (v: Double?) in v.map { decimal($0, 3) } ?? "-" }
             let between = events ? pad(score.tracesWithEvents > 0 ? "\(score.betweenClips)" : "-", 8) : ""
             print(
-                pad(String(trace.prefix(43)), 44, left: true) + pad(kind.rawValue, 10, left: true)
+                pad(String(trace.prefix(43)), 44, left: true) + pad(detector, 10, left: true)
                     + pad("\(score.hits)/\(score.labelled)", 9) + pad("\(score.falsePositives)", 5) + between
                     + pad(decimal(score.recall, 3), 8) + pad(decimal(score.precision, 3), 7)
                     + pad(decimal(score.f1, 3), 6) + pad(decimal(score.falsePositivesPerHour, 1), events ? 8 : 6)
