@@ -29,7 +29,8 @@ class TextWatch(GObject.Object):
         self.field = None
         # While the agent's prompt for the field is up, its app's window is inactive on purpose.
         self.holding = False
-        self.own_pid = os.getpid()
+        # The agent's own processes (its Kirigami prompt runs in one of its own on Plasma).
+        self.own_pids = {os.getpid()}
         self.listener = Atspi.EventListener.new(self._on_event)
 
     def start(self):
@@ -50,7 +51,7 @@ class TextWatch(GObject.Object):
         if source is None:
             return
         pid = source.get_process_id()
-        if pid == self.own_pid:
+        if pid in self.own_pids:
             return  # the agent's own prompt: the field keeps its place
         kind = event.type
         if kind.startswith("object:state-changed:focused"):

@@ -1,0 +1,119 @@
+"""The agent and the apps under KWin, in the Debian 13 root (kwin_desktop.KWinDesktop), read through
+AT-SPI as a screen reader reads them: KWrite's editing view, a Kirigami app's text field, and the
+agent's Kirigami prompt (a process of its own, named shake-agent-prompt on the bus)."""
+
+import os
+import shutil
+
+import varlink
+
+from .agent_app import AGENT, accessible_tree, application_of, focused
+from .desktop import wait_for
+
+UNDO = "io.shaked.Undo"
+
+
+def applications(name):
+    import pyatspi
+    return [app for app in pyatspi.Registry.getDesktop(0) if app is not None and app.name == name]
+
+
+def editable_text(app):
+    """The app's editable text fields, however deep (KWrite's editing view is 11 levels down)."""
+    import pyatspi
+    return [n for n in accessible_tree(app) if n.getRoleName() in ("text", "entry", "paragraph")
+            and n.getState().contains(pyatspi.STATE_EDITABLE)]
+
+
+class RootAgent:
+    """shake-agent in the root, on `daemon`'s socket, with the varlink package copied beside it."""
+
+    def __init__(self, desktop, daemon):
+        self.desktop = desktop
+        python = os.path.join(desktop.dir, "python")
+        if not os.path.exists(python):
+            shutil.copytree(os.path.dirname(varlink.__file__), os.path.join(python, "varlink"))
+        self.log = "shake-agent-%d" % len(desktop.groups)
+        self.process = desktop.spawn(["python3", AGENT, "--socket", daemon.socket], self.log,
+                                     env={"PYTHONPATH": python, "SHAKE_AGENT_KEYS": desktop.keys,
+                                          # the varlink package's docstrings, under Debian 13's Python
+                                          "PYTHONWARNINGS": "ignore::SyntaxWarning"})
+        calls = daemon.client().open(UNDO, namespaced=False)
+        wait_for(lambda: calls.GetStatus()["status"]["agent"] or self.process.poll() is not None, 30,
+                 "the agent registered with shaked")
+        assert self.process.poll() is None, "shake-agent exited: %s" % self.output()
+
+    def output(self):
+        return self.desktop._log(self.log)
+
+    def stop(self):
+        import signal
+        try:
+            os.killpg(self.process.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        self.process.wait(timeout=30)
+
+    def prompt_app(self):
+        apps = applications("shake-agent-prompt")
+        return apps[-1] if apps else None
+
+    def buttons(self):
+        app = self.prompt_app()
+        return [n for n in (accessible_tree(app) if app else ()) if n.getRoleName() in ("push button", "button")]
+
+    def dialog(self):
+        """(title, [button labels], left to right) of the open prompt, or None."""
+        app = self.prompt_app()
+        if app is None:
+            return None
+        title = next((n.name for n in accessible_tree(app) if n.getRoleName() == "heading"), None)
+        buttons = sorted(self.buttons(), key=lambda b: b.queryComponent().getExtents(0).x)
+        return (title, [b.name for b in buttons]) if title and buttons else None
+
+    def wait_prompt(self):
+        return wait_for(self.dialog, 20, "the agent's Kirigami prompt")
+
+    def wait_closed(self):
+        wait_for(lambda: self.prompt_app() is None, 20, "the agent's prompt to close")
+
+    def press(self, label):
+        for node in self.buttons():
+            if node.name == label:
+                node.queryAction().doAction(0)
+                return
+        raise AssertionError("no button %r in the agent's prompt %r" % (label, self.dialog()))
+
+
+class RootApp:
+    """A Qt 6 / KDE app in the root that knows nothing of shaked, and its one editable text field."""
+
+    def __init__(self, desktop, argv, log):
+        self.desktop = desktop
+        self.process = desktop.spawn(argv, log)
+        self.log = log
+        wait_for(self.field, 60, "%s's text field on the accessibility bus" % argv[0])
+
+    def field(self):
+        app = application_of(self.process.pid)
+        fields = editable_text(app) if app else []
+        return fields[0] if fields else None
+
+    def text(self):
+        return self.field().queryText().getText(0, -1)
+
+    def has_focus(self):
+        return focused(self.field())
+
+    def stop(self):
+        # A KDE app with unsaved text does not end on SIGTERM (it would ask to save): SIGKILL after 5 s.
+        import signal
+        import subprocess
+        try:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(timeout=5)
+        except ProcessLookupError:
+            return
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=30)
