@@ -7,6 +7,8 @@ import os
 import tempfile
 import unittest
 
+import pyatspi
+
 from shaked_harness.desktop import Daemon, wait_for
 from shaked_harness.kwin_apps import RootAgent, RootApp
 from shaked_harness.kwin_desktop import KWinDesktop, missing
@@ -34,16 +36,15 @@ class StandInUnderKWin:
     APP_ID = None
     UNDONE = None  # what the app's own undo leaves of "hello world" typed in one go
 
-    def command(self):
+    def start_app(self):
         raise NotImplementedError
 
     def setUp(self):
         self.daemon = Daemon("--demo", "--cooldown", "0.2").__enter__()
         self.agent = RootAgent(desktop, self.daemon)
         self.calls = self.daemon.client().open(UNDO, namespaced=False)
-        command = self.command()
-        self.app = RootApp(desktop, command, os.path.basename(command[0]))
-        wait_for(self.app.has_focus, 30, "%s's field to have the focus" % command[0])
+        self.app = self.start_app()
+        wait_for(self.app.has_focus, 30, "the app's field to have the focus")
 
     def tearDown(self):
         self.app.stop()
@@ -89,10 +90,30 @@ class KWriteTest(StandInUnderKWin, unittest.TestCase):
     APP_ID = "org.shaked.StandIn.kwrite"
     UNDONE = ""  # KTextEditor undoes a run of typing at once
 
-    def command(self):
+    def start_app(self):
         # A file to edit: started with none, KWrite shows its welcome page, not an editing view.
         note = tempfile.mkstemp(prefix="note-", suffix=".txt", dir=desktop.dir)[1]
-        return ["kwrite", note]
+        return RootApp(desktop, ["kwrite", note], "kwrite")
+
+
+class KWeatherTest(StandInUnderKWin, unittest.TestCase):
+    """A Kirigami app: KWeather's first start, whose welcome pages end in the search for a location
+    (a Kirigami.SearchField; with no network here it finds nothing, which changes nothing below)."""
+
+    APP_ID = "org.shaked.StandIn.kweather"
+    UNDONE = ""
+
+    def start_app(self):
+        config = tempfile.mkdtemp(prefix="kweather-", dir=desktop.dir)  # a first start every time
+        app = RootApp(desktop, ["kweather"], "kweather", env={"XDG_CONFIG_HOME": config}, wait=False)
+        showing = lambda node: node is not None and node.getState().contains(pyatspi.STATE_SHOWING)  # noqa: E731
+        # Each page comes in by an animation: the next press waits until the page is there.
+        for press, page in (("Get Started", "Appearance"), ("Next", "Units"), ("Next", "Add Location")):
+            app.press(press)
+            wait_for(lambda: showing(app.find("label", page)), 30, "KWeather's page %r" % page)
+        wait_for(lambda: showing(app.field()), 30, "KWeather's search field")
+        app.field().queryComponent().grabFocus()
+        return app
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ def editable_text(app):
     """The app's editable text fields, however deep (KWrite's editing view is 11 levels down)."""
     import pyatspi
     return [n for n in accessible_tree(app) if n.getRoleName() in ("text", "entry", "paragraph")
-            and n.getState().contains(pyatspi.STATE_EDITABLE)]
+            and n.getState().contains(pyatspi.STATE_EDITABLE) and not n.getState().contains(pyatspi.STATE_READ_ONLY)]
 
 
 class RootAgent:
@@ -37,7 +37,8 @@ class RootAgent:
         self.process = desktop.spawn(["python3", AGENT, "--socket", daemon.socket], self.log,
                                      env={"PYTHONPATH": python, "SHAKE_AGENT_KEYS": desktop.keys,
                                           # the varlink package's docstrings, under Debian 13's Python
-                                          "PYTHONWARNINGS": "ignore::SyntaxWarning"})
+                                          "PYTHONWARNINGS": "ignore::SyntaxWarning",
+                                          "SHAKE_AGENT_DEBUG": os.environ.get("SHAKE_AGENT_DEBUG", "")})
         calls = daemon.client().open(UNDO, namespaced=False)
         wait_for(lambda: calls.GetStatus()["status"]["agent"] or self.process.poll() is not None, 30,
                  "the agent registered with shaked")
@@ -88,11 +89,21 @@ class RootAgent:
 class RootApp:
     """A Qt 6 / KDE app in the root that knows nothing of shaked, and its one editable text field."""
 
-    def __init__(self, desktop, argv, log):
+    def __init__(self, desktop, argv, log, env=None, wait=True):
         self.desktop = desktop
-        self.process = desktop.spawn(argv, log)
+        self.process = desktop.spawn(argv, log, env=env)
         self.log = log
-        wait_for(self.field, 60, "%s's text field on the accessibility bus" % argv[0])
+        if wait:
+            wait_for(self.field, 60, "%s's text field on the accessibility bus" % argv[0])
+
+    def find(self, role, name):
+        app = application_of(self.process.pid)
+        return next((n for n in (accessible_tree(app) if app else ()) if n.getRoleName() == role and n.name == name),
+                    None)
+
+    def press(self, name):
+        """Presses a button by its name, as a screen reader (or a finger) would."""
+        wait_for(lambda: self.find("push button", name), 30, "the button %r" % name).queryAction().doAction(0)
 
     def field(self):
         app = application_of(self.process.pid)
