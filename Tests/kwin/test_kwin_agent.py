@@ -86,6 +86,15 @@ class StandInUnderKWin:
             raise self.explain(e) from None
 
 
+def a11y_status(name):
+    """A property of org.a11y.Status on the session bus."""
+    from gi.repository import Gio, GLib
+    bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+    return bus.call_sync("org.a11y.Bus", "/org/a11y/bus", "org.freedesktop.DBus.Properties", "Get",
+                         GLib.Variant("(ss)", ("org.a11y.Status", name)), GLib.VariantType("(v)"),
+                         Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
+
+
 class KWriteTest(StandInUnderKWin, unittest.TestCase):
     APP_ID = "org.shaked.StandIn.kwrite"
     UNDONE = ""  # KTextEditor undoes a run of typing at once
@@ -94,6 +103,34 @@ class KWriteTest(StandInUnderKWin, unittest.TestCase):
         # A file to edit: started with none, KWrite shows its welcome page, not an editing view.
         note = tempfile.mkstemp(prefix="note-", suffix=".txt", dir=desktop.dir)[1]
         return RootApp(desktop, ["kwrite", note], "kwrite")
+
+    def test_accessibility_on_as_an_assistive_tool_never_as_a_screen_reader(self):
+        # The agent turned it on (the session bus started with it off): Qt 6 apps join only then.
+        self.assertTrue(a11y_status("IsEnabled"))
+        self.assertFalse(a11y_status("ScreenReaderEnabled"))
+
+
+class WithoutTheKeyHelperTest(unittest.TestCase):
+    """An install without the helper (or a KWin that refuses it): the agent stands in for no app, so
+    it never offers an undo it cannot carry out, and never sends a key."""
+
+    def test_the_agent_stays_out(self):
+        daemon = Daemon("--demo", "--cooldown", "0.2").__enter__()
+        agent = RootAgent(desktop, daemon, keys=os.path.join(desktop.dir, "no-such-helper"))
+        note = tempfile.mkstemp(prefix="note-", suffix=".txt", dir=desktop.dir)[1]
+        app = RootApp(desktop, ["kwrite", note], "kwrite")
+        try:
+            wait_for(app.has_focus, 30, "KWrite's field to have the focus")
+            desktop.type("hello")
+            wait_for(lambda: app.text() == "hello", 20, "'hello' typed")
+            self.assertIn("standing in for no app", agent.output())
+            self.assertNotIn("agent stands in", daemon.output())
+            calls = daemon.client().open(UNDO, namespaced=False)
+            self.assertIsNone(calls.GetStatus()["status"].get("currentApp"))
+        finally:
+            app.stop()
+            agent.stop()
+            daemon.__exit__(None, None, None)
 
 
 class KWeatherTest(StandInUnderKWin, unittest.TestCase):

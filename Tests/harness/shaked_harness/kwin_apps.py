@@ -28,14 +28,14 @@ def editable_text(app):
 class RootAgent:
     """shake-agent in the root, on `daemon`'s socket, with the varlink package copied beside it."""
 
-    def __init__(self, desktop, daemon):
+    def __init__(self, desktop, daemon, keys=None):
         self.desktop = desktop
         python = os.path.join(desktop.dir, "python")
         if not os.path.exists(python):
             shutil.copytree(os.path.dirname(varlink.__file__), os.path.join(python, "varlink"))
         self.log = "shake-agent-%d" % len(desktop.groups)
         self.process = desktop.spawn(["python3", AGENT, "--socket", daemon.socket], self.log,
-                                     env={"PYTHONPATH": python, "SHAKE_AGENT_KEYS": desktop.keys,
+                                     env={"PYTHONPATH": python, "SHAKE_AGENT_KEYS": keys or desktop.keys,
                                           # the varlink package's docstrings, under Debian 13's Python
                                           "PYTHONWARNINGS": "ignore::SyntaxWarning",
                                           "SHAKE_AGENT_DEBUG": os.environ.get("SHAKE_AGENT_DEBUG", "")})

@@ -33,6 +33,15 @@ def command(operation, server=None):
     return ["xdotool", "key", "--clearmodifiers", "ctrl+shift+z" if operation == "redo" else "ctrl+z"]
 
 
+def available(server=None):
+    """Whether the key can be sent here: under KWin only through the helper, which an install may lack
+    (it is built for the session's Wayland; docs/agent.md). Without it the agent stands in for nobody:
+    it never offers an undo it cannot carry out."""
+    if (server or display_server()) != "kwin":
+        return True
+    return os.access(command("undo", "kwin")[0], os.X_OK)
+
+
 def send(operation):
     """Sends the key; returns an error message, or None."""
     try:
