@@ -10,7 +10,8 @@ import unittest
 import pyatspi
 
 from shaked_harness.desktop import Daemon, wait_for
-from shaked_harness.kwin_apps import RootAgent, RootApp
+from shaked_harness.agent_app import application_of
+from shaked_harness.kwin_apps import QT_NOTES, RootAgent, RootApp, press_in, prompt_in, python_path
 from shaked_harness.kwin_desktop import KWinDesktop, missing
 
 UNDO = "io.shaked.Undo"
@@ -151,6 +152,41 @@ class KWeatherTest(StandInUnderKWin, unittest.TestCase):
         wait_for(lambda: showing(app.field()), 30, "KWeather's search field")
         app.field().queryComponent().grabFocus()
         return app
+
+
+class QtNotesTest(unittest.TestCase):
+    """The Qt 6 / Kirigami template (clients/qt-notes), which takes part: its own prompt, Qt's undo."""
+
+    def setUp(self):
+        self.daemon = Daemon("--demo", "--cooldown", "0.2").__enter__()
+        self.calls = self.daemon.client().open(UNDO, namespaced=False)
+        self.app = RootApp(desktop, ["python3", QT_NOTES, "--socket", self.daemon.socket], "qt-notes",
+                           env={"PYTHONPATH": python_path(desktop), "PYTHONWARNINGS": "ignore::SyntaxWarning"})
+        wait_for(self.app.has_focus, 30, "the note's text area to have the focus")
+
+    def tearDown(self):
+        self.app.stop()
+        self.daemon.__exit__(None, None, None)
+        self.assertNotIn("AnswerIntent failed", desktop._log("qt-notes"))
+        self.assertNotIn("Traceback", desktop._log("qt-notes"))
+
+    def test_undo_typing_in_its_own_prompt(self):
+        desktop.type("buy milk")
+        wait_for(lambda: self.app.text() == "buy milk", 20, "'buy milk' typed")
+        status = lambda: self.calls.GetStatus()["status"]  # noqa: E731
+        wait_for(lambda: status().get("currentApp") == "org.shaked.QtNotes", 20, "Qt Notes in context")
+        self.daemon.client().open("io.shaked.Demo", namespaced=False).Shake()
+        app = application_of(self.app.process.pid)
+        try:
+            self.assertEqual(wait_for(lambda: prompt_in(app), 20, "Qt Notes' Kirigami prompt"),
+                             ("Undo Typing", ["Cancel", "Undo"]))
+        except AssertionError as e:
+            raise AssertionError("%s\n-- shaked said:\n%s\n-- qt-notes said:\n%s"
+                                 % (e, self.daemon.output()[-3000:], desktop._log("qt-notes")[-3000:])) from None
+        press_in(app, "Undo")
+        wait_for(lambda: self.app.text() == "", 20, "Qt's own undo of the typing")
+        wait_for(lambda: "result reported" in self.daemon.output(), 20, "the result reported to shaked")
+        wait_for(lambda: prompt_in(app) is None, 20, "the prompt to close")
 
 
 if __name__ == "__main__":

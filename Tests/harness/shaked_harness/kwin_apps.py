@@ -7,6 +7,7 @@ import shutil
 
 import varlink
 
+from . import ROOT
 from .agent_app import AGENT, accessible_tree, application_of, focused
 from .desktop import wait_for
 
@@ -25,14 +26,47 @@ def editable_text(app):
             and n.getState().contains(pyatspi.STATE_EDITABLE) and not n.getState().contains(pyatspi.STATE_READ_ONLY)]
 
 
+QT_NOTES = os.path.join(ROOT, "clients", "qt-notes", "qt-notes")
+
+
+def python_path(desktop):
+    """A folder with the varlink package (pure Python) for the root's python3, which lacks it."""
+    python = os.path.join(desktop.dir, "python")
+    if not os.path.exists(python):
+        shutil.copytree(os.path.dirname(varlink.__file__), os.path.join(python, "varlink"))
+    return python
+
+
+def showing(node):
+    import pyatspi
+    return node is not None and node.getState().contains(pyatspi.STATE_SHOWING)
+
+
+def prompt_in(app):
+    """(title, [button labels] left to right) of an undo prompt shown in `app`, or None: its heading
+    ("Undo …" or "Redo …") and the push buttons on screen."""
+    nodes = list(accessible_tree(app)) if app else []
+    title = next((n.name for n in nodes if n.getRoleName() == "heading" and showing(n)
+                  and n.name.split(" ")[0] in ("Undo", "Redo")), None)
+    buttons = sorted((n for n in nodes if n.getRoleName() in ("push button", "button") and showing(n) and n.name),
+                     key=lambda b: b.queryComponent().getExtents(0).x)
+    return (title, [b.name for b in buttons]) if title and buttons else None
+
+
+def press_in(app, label):
+    for node in accessible_tree(app):
+        if node.getRoleName() in ("push button", "button") and node.name == label and showing(node):
+            node.queryAction().doAction(0)
+            return
+    raise AssertionError("no button %r in %s's prompt %r" % (label, app.name, prompt_in(app)))
+
+
 class RootAgent:
     """shake-agent in the root, on `daemon`'s socket, with the varlink package copied beside it."""
 
     def __init__(self, desktop, daemon, keys=None):
         self.desktop = desktop
-        python = os.path.join(desktop.dir, "python")
-        if not os.path.exists(python):
-            shutil.copytree(os.path.dirname(varlink.__file__), os.path.join(python, "varlink"))
+        python = python_path(desktop)
         self.log = "shake-agent-%d" % len(desktop.groups)
         self.process = desktop.spawn(["python3", AGENT, "--socket", daemon.socket], self.log,
                                      env={"PYTHONPATH": python, "SHAKE_AGENT_KEYS": keys or desktop.keys,
@@ -59,18 +93,9 @@ class RootAgent:
         apps = applications("shake-agent-prompt")
         return apps[-1] if apps else None
 
-    def buttons(self):
-        app = self.prompt_app()
-        return [n for n in (accessible_tree(app) if app else ()) if n.getRoleName() in ("push button", "button")]
-
     def dialog(self):
         """(title, [button labels], left to right) of the open prompt, or None."""
-        app = self.prompt_app()
-        if app is None:
-            return None
-        title = next((n.name for n in accessible_tree(app) if n.getRoleName() == "heading"), None)
-        buttons = sorted(self.buttons(), key=lambda b: b.queryComponent().getExtents(0).x)
-        return (title, [b.name for b in buttons]) if title and buttons else None
+        return prompt_in(self.prompt_app())
 
     def wait_prompt(self):
         return wait_for(self.dialog, 20, "the agent's Kirigami prompt")
@@ -79,11 +104,7 @@ class RootAgent:
         wait_for(lambda: self.prompt_app() is None, 20, "the agent's prompt to close")
 
     def press(self, label):
-        for node in self.buttons():
-            if node.name == label:
-                node.queryAction().doAction(0)
-                return
-        raise AssertionError("no button %r in the agent's prompt %r" % (label, self.dialog()))
+        press_in(self.prompt_app(), label)
 
 
 class RootApp:
