@@ -7,7 +7,8 @@
 #
 #   scripts/test-kwin.sh             # prepare the root if needed, then run every test in Tests/kwin
 #   scripts/test-kwin.sh --prepare   # only make the root (scripts/test.sh does this beside other steps)
-#   scripts/test-kwin.sh -p test_kwin_agent.py -k KWrite     # unittest's own options for one test
+#   scripts/test-kwin.sh -k KWrite   # unittest's own options, for one test
+#   scripts/test-kwin.sh --screenshot    # clients/shake-agent/screenshot-plasma.png
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,6 +36,8 @@ exec unshare --mount --propagation private bash -euo pipefail -c '
     mount --bind /tmp "$root/tmp"
     mkdir -p "$root$checkout"
     mount --bind -o ro "$checkout" "$root$checkout"
+    export SHAKED_KWIN_ROOT=$root
+    [ "${1:-}" = --screenshot ] && exec "$python" -m shaked_harness.screenshot_kwin
     (($#)) || set -- -p "test_*.py"
-    SHAKED_KWIN_ROOT=$root exec "$python" -W ignore::ResourceWarning -m unittest discover -s Tests/kwin "$@"
+    exec "$python" -W ignore::ResourceWarning -m unittest discover -s Tests/kwin "$@"
 ' test-kwin "$root" "$checkout" "$python" "$@"

@@ -94,18 +94,23 @@ class KWinDesktop(Desktop):
         with open(os.path.join(home, "data", "applications", "org.shaked.AgentKeys.desktop"), "w") as f:
             f.write(entry)
         self.run(["kbuildsycoca6", "--noincremental"])
+
         # The root's kwin_wayland carries the file capability CAP_SYS_NICE, which exec refuses once the
         # bounding set lacks it: a copy (which has no file capabilities) runs instead.
         kwin_copy = os.path.join(self.dir, "kwin_wayland")
         shutil.copyfile(os.path.join(KWIN_ROOT, "usr", "bin", "kwin_wayland"), kwin_copy)
         os.chmod(kwin_copy, 0o755)
-        kwin = self.spawn([kwin_copy, "--virtual", "--width", str(self.WIDTH), "--height", str(self.HEIGHT),
+        kwin = self.spawn([kwin_copy, *self.output(), "--width", str(self.WIDTH), "--height", str(self.HEIGHT),
                            "--no-lockscreen", "--socket", "wayland-kwin"], "kwin", env=self.kwin_env)
         socket = os.path.join(self.dir, "wayland-kwin")
         wait_for(lambda: os.path.exists(socket) or kwin.poll() is not None, 60, "KWin to serve wayland-kwin")
         if kwin.poll() is not None:
             raise AssertionError("kwin_wayland exited (status %s): %s" % (kwin.returncode, self._log("kwin")))
         os.environ["WAYLAND_DISPLAY"] = "wayland-kwin"
+
+    def output(self):
+        """Where KWin draws: a virtual framebuffer of its own (KWinOnXvfb draws into an X window)."""
+        return ["--virtual"]
 
     def type(self, text):
         """Types text into the focused window through KWin's fake input, as a keyboard would."""
@@ -128,3 +133,22 @@ class KWinDesktop(Desktop):
                 pass
             process.wait()
         super().stop()
+
+
+class KWinOnXvfb(KWinDesktop):
+    """KWin drawing its output into a window on Xvfb (its X11 backend) instead of a framebuffer of its
+    own, so that the screen can be photographed: with no GPU, KWin's virtual backend composites with
+    QPainter, for which it offers no screenshot. For pictures only; the tests use --virtual."""
+
+    def output(self):
+        ready_read, ready_write = os.pipe()
+        self._spawn(["Xvfb", "-displayfd", str(ready_write), "-screen", "0", "%dx%dx24" % (self.WIDTH, self.HEIGHT),
+                     "-nolisten", "tcp", "-noreset"], pass_fds=(ready_write,))
+        os.close(ready_write)
+        with os.fdopen(ready_read) as ready:
+            self.display = ":" + self._read_line(ready, 20, "Xvfb")
+        self.kwin_env = dict(self.kwin_env, DISPLAY=self.display)
+        return ["--x11-display", self.display]
+
+    def screenshot(self, path):
+        subprocess.run(["import", "-display", self.display, "-window", "root", path], check=True)

@@ -10,9 +10,19 @@ QQC2.ApplicationWindow {
     id: window
     title: prompt.title
     visible: true
+    // An alert, not a page: its size is fixed, so that a shell that maximizes windows (Plasma Mobile)
+    // leaves it at its size over the app, centred.
+    // An alert: no title bar (the heading says it), the shell's colours, a frame of its own.
+    flags: Qt.Dialog | Qt.FramelessWindowHint
     width: Math.min(Kirigami.Units.gridUnit * 20, Screen.width - 2 * Kirigami.Units.largeSpacing)
     height: layout.implicitHeight + 2 * Kirigami.Units.largeSpacing
     color: Kirigami.Theme.backgroundColor
+    Rectangle {
+        anchors.fill: parent
+        color: "transparent"
+        border.color: Kirigami.ColorUtils.linearInterpolation(Kirigami.Theme.backgroundColor,
+                                                              Kirigami.Theme.textColor, 0.2)
+    }
     onActiveChanged: prompt.activeChanged(active)
 
     ColumnLayout {
