@@ -21,7 +21,10 @@ PACKAGES=(kwin-wayland plasma-workspace kwrite kweather at-spi2-core python3-pya
     qml6-module-qtqml-workerscript qml6-module-qtquick-templates qml6-module-org-kde-breeze dbus
     libwayland-bin libwayland-dev plasma-wayland-protocols gcc libc6-dev pkg-config)
 
-[ "$(id -u)" = 0 ] || { echo "scripts/test-kwin.sh needs root (debootstrap, chroot, mount namespaces): skipped"; exit 1; }
+if [ "$(id -u)" != 0 ]; then
+    echo "test-kwin: skipped: it makes a Debian root and runs KWin and the apps chrooted in it, so it needs root"
+    exit 0
+fi
 root=$(scripts/debian-root.sh --suite trixie --arch amd64 --name trixie-amd64-kwin "${PACKAGES[@]}" | tail -n 1)
 [ "${1:-}" = --prepare ] && { echo "test-kwin: $root ready"; exit 0; }
 

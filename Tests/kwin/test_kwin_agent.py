@@ -105,6 +105,27 @@ class KWriteTest(StandInUnderKWin, unittest.TestCase):
         note = tempfile.mkstemp(prefix="note-", suffix=".txt", dir=desktop.dir)[1]
         return RootApp(desktop, ["kwrite", note], "kwrite")
 
+    def test_redo_through_kwins_fake_input(self):
+        self.test_typing_undone_by_the_apps_own_undo_key()
+
+        def ready():
+            s = self.calls.GetStatus()["status"]
+            return s.get("openIntent") is None and s["sensorActive"] and s.get("currentApp") == self.APP_ID
+        wait_for(ready, 20, "shaked ready for another shake, with Redo to offer")
+        # The synthetic shake plays for 0.6 s or more before it is recognized: past the 0.2 s cooldown.
+        self.daemon.client().open("io.shaked.Demo", namespaced=False).Shake()
+        try:
+            # All the typing was undone: only Redo is left to offer.
+            self.assertEqual(self.agent.wait_prompt(), ("Redo Typing", ["Cancel", "Redo"]))
+        except AssertionError as e:
+            raise self.explain(e) from None
+        self.agent.press("Redo")
+        self.agent.wait_closed()
+        try:
+            wait_for(lambda: self.app.text() == "hello world", 20, "KWrite's own redo (Ctrl+Shift+Z through fake input)")
+        except AssertionError as e:
+            raise self.explain(e) from None
+
     def test_accessibility_on_as_an_assistive_tool_never_as_a_screen_reader(self):
         # The agent turned it on (the session bus started with it off): Qt 6 apps join only then.
         self.assertTrue(a11y_status("IsEnabled"))
