@@ -1,5 +1,6 @@
-"""The agent standing in for Qt 6 apps under KWin on Wayland, as on a phone running Plasma Mobile:
-KWin 6 `--virtual` and KWrite from a Debian 13 root, keys through KWin's fake input, the screen read
+"""Shake to undo under KWin on Wayland, as on a phone running Plasma Mobile: KWin 6 `--virtual`, KWrite
+(Qt 6) and KWeather (Kirigami) from a Debian 13 root, with the agent standing in for them, and the Qt 6 /
+Kirigami template (clients/qt-notes), which takes part; keys through KWin's fake input, the screen read
 through AT-SPI. Run by scripts/test-kwin.sh (the root, its mounts); in a process of its own: pyatspi
 keeps the first session bus it saw."""
 

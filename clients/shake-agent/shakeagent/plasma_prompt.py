@@ -66,7 +66,9 @@ def main():
     engine.load(QUrl.fromLocalFile(os.path.join(os.path.dirname(os.path.abspath(__file__)), "plasma_prompt.qml")))
     if not engine.rootObjects():
         return 1
-    return app.exec()
+    status = app.exec()
+    del engine  # the window goes before the prompt object its bindings read
+    return status
 
 
 if __name__ == "__main__":
