@@ -37,7 +37,7 @@ class PlasmaPromptDialog(GObject.Object):
         """Shows a prompt; a prompt still open (which the daemon never leaves open) goes first."""
         self.close()
         try:
-            process = subprocess.Popen([sys.executable, PROGRAM, json.dumps(agent_prompt["prompt"])],
+            process = subprocess.Popen([sys.executable, "-B", PROGRAM, json.dumps(agent_prompt["prompt"])],
                                        stdout=subprocess.PIPE, text=True)
         except OSError as e:
             print("shake-agent: could not draw the prompt: %s" % e, file=sys.stderr)
