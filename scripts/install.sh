@@ -239,7 +239,10 @@ put 0644 docs/man/shake-agent.1 "$prefix/share/man/man1/shake-agent.1"
 # The session's prompt agent: Python, run by Debian's python3 without writing bytecode beside itself.
 agent="$prefix/share/shaked/agent"
 put 0755 clients/shake-agent/shake-agent "$agent/shake-agent"
-for module in clients/shake-agent/shakeagent/*.py; do put 0644 "$module" "$agent/shakeagent/$(basename "$module")"; done
+# Its modules, and the Kirigami prompt it draws on Plasma (plasma_prompt.qml).
+for module in clients/shake-agent/shakeagent/*.py clients/shake-agent/shakeagent/*.qml; do
+    put 0644 "$module" "$agent/shakeagent/$(basename "$module")"
+done
 if [ -n "$varlink_from" ]; then
     [ -f "$varlink_from/__init__.py" ] || { echo "error: --varlink-from $varlink_from holds no Python package" >&2; exit 1; }
     for file in __init__.py client.py error.py scanner.py server.py org.varlink.service.varlink; do

@@ -89,7 +89,11 @@ python=$PWD/.build/venv/bin/python
 roots_log="$logs/Debian-13-roots.log" roots_start=$SECONDS roots_limit=60
 rm -f "$logs/.roots-done"
 {
-    timeout --kill-after=30 "${roots_limit}m" scripts/test-debian13.sh --prepare >"$roots_log" 2>&1 </dev/null
+    # The KWin step's root (scripts/test-kwin.sh) is made beside the Debian 13 roots, into a log of its own.
+    timeout --kill-after=30 "${roots_limit}m" bash -c 'scripts/test-kwin.sh --prepare >"$1" 2>&1 & kwin=$!
+        scripts/test-debian13.sh --prepare; status=$?
+        wait "$kwin" || { echo "the KWin root failed: its log is $1"; tail -n 15 "$1"; status=1; }
+        exit "$status"' prepare "$logs/KWin-root.log" >"$roots_log" 2>&1 </dev/null
     status=$?
     echo "$SECONDS" >"$logs/.roots-done"
     exit "$status"
@@ -132,6 +136,9 @@ run_step 20 "IIO tests under umockdev" swift scripts/test-iio.sh
 # Each libFuzzer target for 20 s under AddressSanitizer (docs/testing.md).
 run_step 25 "fuzzing" fuzz scripts/fuzz.sh all 20
 run_step 30 "the Debian package" one scripts/test-package.sh
+# The agent under KWin 6 (Wayland) with Debian 13's KWrite and KWeather, as on Plasma Mobile, in the
+# Debian 13 root made beside the steps above (scripts/test-kwin.sh waits for it under debian-root.sh's lock).
+run_step 20 "agent tests (KWin)" unittest scripts/test-kwin.sh
 # The amd64 and arm64 packages in fresh Debian 13 roots, arm64 under qemu-user, built with Debian's Swift.
 # The roots and the arm64 SDK are made once per machine and kept (/var/cache/shaked/roots), and with the
 # arm64 build they are made beside the steps above (docs/testing.md has the times, cold and warm).

@@ -57,11 +57,13 @@ import Testing
         "usr/share/varlink/io.shaked.Undo.varlink",
     ] + agentModules
 
-    /// The agent's Python modules, as the repository has them (clients/shake-agent/shakeagent).
+    /// The agent's Python modules and its Kirigami prompt's QML, as the repository has them
+    /// (clients/shake-agent/shakeagent).
     static var agentModules: [String] {
         let folder = TestPaths.packageRoot.appendingPathComponent("clients/shake-agent/shakeagent")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { $0.hasSuffix(".py") }.map { "usr/share/shaked/agent/shakeagent/\($0)" }
+        return names.filter { $0.hasSuffix(".py") || $0.hasSuffix(".qml") }
+            .map { "usr/share/shaked/agent/shakeagent/\($0)" }
     }
 
     func run(_ arguments: [String]) throws -> ProcessResult {

@@ -125,8 +125,10 @@ def executed_functions(profile, binary_name):
                 functions[match.group(2)] = match.group(3)
             if match.group(1) == "fn":
                 ours = current_object and os.path.basename(current_object) == binary_name
-                name = functions[match.group(2)]
-                current = name if ours and not name.startswith("0x") else None
+                # Callgrind names a function's recursion levels apart (`f'2`, --separate-recs): one symbol.
+                name = re.sub(r"'\d+$", "", functions[match.group(2)])
+                # Not symbols: addresses callgrind found no name for, and its "(below main)".
+                current = name if ours and not name.startswith(("0x", "(")) else None
                 if current:
                     cost.setdefault(current, 0)
             continue

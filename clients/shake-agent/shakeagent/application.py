@@ -10,6 +10,7 @@ gi.require_version("Gtk", "4.0")
 gi.require_version("Adw", "1")
 from gi.repository import Adw, Gio, GLib  # noqa: E402
 
+from . import a11y_status, plasma_prompt_dialog  # noqa: E402
 from .agent_link import AgentLink  # noqa: E402
 from .prompt_dialog import PromptDialog  # noqa: E402
 from .result_toast import ResultToast  # noqa: E402
@@ -39,9 +40,11 @@ class AgentApplication(Adw.Application):
             return
         self.hold()  # runs with no window until the session ends
         self.link = AgentLink(_("Shake to Undo"), self.socket)
-        self.prompts = PromptDialog(self)
-        self.toast = ResultToast(self)
+        # In the shell's own style: Kirigami on Plasma, libadwaita elsewhere (Phosh, GNOME).
         self.watch = TextWatch()
+        self.prompts = (plasma_prompt_dialog.PlasmaPromptDialog(self, self.watch.own_pids)
+                        if plasma_prompt_dialog.available() else PromptDialog(self))
+        self.toast = ResultToast(self)
         self.stand_in = StandIn(self.link, self.watch)
         self.link.connect("prompt", lambda _l, prompt: self.prompts.show(prompt))
         self.link.connect("closed", lambda _l, intent: self.prompts.close(intent))
@@ -51,6 +54,7 @@ class AgentApplication(Adw.Application):
         self.link.connect("disconnected", self._on_disconnected)
         self.prompts.connect("chosen", self._on_chosen)
         self.prompts.connect("left", lambda *_: self.stand_in.person_left())
+        a11y_status.enable()  # Qt 6 apps join the accessibility bus only then
         self.watch.start()
         self.link.start()
 

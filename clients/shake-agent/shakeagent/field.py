@@ -11,6 +11,11 @@ class Field:
 
     def __init__(self, accessible, pid, app_name):
         self.accessible, self.pid, self.app_name = accessible, pid, app_name
+        # Its length and caret when last seen, and whether it announces its changes (text-changed events;
+        # Qt Quick's fields don't, so their changes are told by the caret's steps and the length).
+        self.count = Atspi.Text.get_character_count(accessible)
+        self.caret = Atspi.Text.get_caret_offset(accessible)
+        self.announces = False
 
     def text(self):
         return Atspi.Text.get_text(self.accessible, 0, -1)

@@ -23,7 +23,11 @@ class StandIn:
         self.token = None  # the stand-in's subscription token, from StandIn's reply
         self.declared = None
         self.takes_part = set()  # pids that said TakesPart: apps that draw their own prompts
-        self.allowed = True
+        # Without a way to send the app its undo key (KWin without the helper) it stands in for nobody.
+        self.allowed = self.can_send = key_sender.available()
+        if not self.can_send:
+            print("shake-agent: no way to send an app its undo key here (%s is missing): standing in for no app"
+                  % key_sender.command("undo")[0], file=sys.stderr)
         self.performing = None  # (intent, operation, text before) while the app's undo runs
         self.settle = None
         self.last_field = None
@@ -38,7 +42,7 @@ class StandIn:
     def _on_field(self, _watch, field):
         if field is not self.last_field and self.performing is None:
             self.history.clear()  # another field or app: nothing here to undo yet
-            self.allowed = True  # the person may have turned "apps that don't take part" back on
+            self.allowed = self.can_send  # the person may have turned "apps that don't take part" back on
         self.last_field = field or self.last_field if self.watch.holding else field
         self._declare()
 
@@ -68,7 +72,7 @@ class StandIn:
         self.performing = None
 
     def _reconnected(self):
-        self.token, self.declared, self.allowed = None, None, True
+        self.token, self.declared, self.allowed = None, None, self.can_send
         self._declare()
 
     def _declare(self):

@@ -29,13 +29,15 @@ class TextWatch(GObject.Object):
         self.field = None
         # While the agent's prompt for the field is up, its app's window is inactive on purpose.
         self.holding = False
-        self.own_pid = os.getpid()
+        # The agent's own processes (its Kirigami prompt runs in one of its own on Plasma).
+        self.own_pids = {os.getpid()}
         self.listener = Atspi.EventListener.new(self._on_event)
 
     def start(self):
         for event in ("object:state-changed:focused", "object:text-changed:insert", "object:text-changed:delete",
-                      "window:deactivate", "window:activate"):
+                      "object:text-caret-moved", "window:deactivate", "window:activate"):
             self.listener.register(event)
+
 
     def _on_event(self, event):
         try:
@@ -50,21 +52,34 @@ class TextWatch(GObject.Object):
         if source is None:
             return
         pid = source.get_process_id()
-        if pid == self.own_pid:
+        if pid in self.own_pids:
             return  # the agent's own prompt: the field keeps its place
         kind = event.type
         if kind.startswith("object:state-changed:focused"):
             if event.detail1:
                 self._focus(source, pid)
         elif kind.startswith("object:text-changed"):
-            if event.detail2 <= 0:
+            if event.detail2 <= 0 or not self._follow(source, pid):
                 return
-            if self.field is None or source != self.field.accessible:
-                # GTK 4 does not always say when a field takes the focus: the field being typed into does.
-                if self.holding or not self._is_focused_text(source):
-                    return
-                self._set(Field(source, pid, source.get_application().get_name() or "app"))
+            self.field.announces = True
+            self.field.count = Atspi.Text.get_character_count(source)
             self.emit("edit", kind.startswith("object:text-changed:insert"), event.detail2)
+        elif kind.startswith("object:text-caret-moved"):
+            # Qt Quick's fields (Kirigami's among them) say nothing of their text changing, only that the
+            # caret moved: there a change is told by the caret's step and the field's length (never its
+            # text). The length is read when the event is handled, which may be several keys later: each
+            # step of the caret takes its own part of the change, so that typing stays typing.
+            if not self._follow(source, pid) or self.field.announces:
+                return
+            field = self.field
+            step, field.caret = event.detail1 - field.caret, event.detail1
+            pending = Atspi.Text.get_character_count(source) - field.count
+            if pending > 0 and step > 0:
+                field.count += min(step, pending)
+                self.emit("edit", True, min(step, pending))
+            elif pending < 0 and step < 0:
+                field.count -= min(-step, -pending)
+                self.emit("edit", False, min(-step, -pending))
         elif kind.startswith("window:deactivate"):
             if self.field is not None and pid == self.field.pid and not self.holding:
                 self._set(None)
@@ -72,14 +87,23 @@ class TextWatch(GObject.Object):
             if self.field is not None and pid != self.field.pid:
                 self._set(None)  # another app: what could be undone was the other app's
 
+    def _follow(self, source, pid):
+        """True when the event's source is the field followed, which it may become now: GTK 4 does not
+        always say when a field takes the focus; the field being typed into does."""
+        if self.field is not None and source == self.field.accessible:
+            return True
+        if self.holding or not self._is_focused_text(source):
+            return False
+        self._set(Field(source, pid, source.get_application().get_name() or "app"))
+        return True
+
     @staticmethod
     def _is_focused_text(source):
         states = source.get_state_set()
-        return (source.get_role() in TEXT_ROLES and states.contains(Atspi.StateType.EDITABLE)
-                and states.contains(Atspi.StateType.FOCUSED))
+        return editable(source) and states.contains(Atspi.StateType.FOCUSED)
 
     def _focus(self, source, pid):
-        if source.get_role() in TEXT_ROLES and source.get_state_set().contains(Atspi.StateType.EDITABLE):
+        if editable(source):
             if self.field is not None and source == self.field.accessible:
                 self.emit("field", self.field)  # back to the same field: what it had stays
                 return
@@ -96,3 +120,10 @@ class TextWatch(GObject.Object):
             return
         self.field = field
         self.emit("field", field)
+
+
+def editable(source):
+    """A text field the person can type into: Qt marks its labels EDITABLE too, and READ_ONLY."""
+    states = source.get_state_set()
+    return (source.get_role() in TEXT_ROLES and states.contains(Atspi.StateType.EDITABLE)
+            and not states.contains(Atspi.StateType.READ_ONLY))
