@@ -201,6 +201,34 @@ struct DrainScheduleTests {
         #expect(why?.contains("held up three times") == true, "\(String(describing: why))")
         #expect(schedule.trouble(at: 4_000 * ms + DrainSchedule.troubleWindow + 100 * ms) == nil)
     }
+
+    /// The other's reads went missing twice within the window (its phase forgotten twice: each time two
+    /// predicted reads in a row left no trace): no longer safe, and it says why; once the first loss is old,
+    /// one loss alone is no trouble.
+    @Test func aPhaseLostTwiceIsTroubleUntilItIsOld() throws {
+        var schedule = DrainSchedule(rate: 100)
+        var now: Int64 = 1_000 * ms
+        // The other's read shows (four scans gone), then each predicted read finds every scan still there.
+        func showThenLosePhase() throws {
+            #expect(schedule.observe(readAt: now + 100 * ms, previousReadAt: now, scans: 6) == 4)
+            now += 100 * ms
+            var reads = 0
+            while let other = schedule.nextOtherRead(after: now) {
+                let read = other + 100 * ms
+                #expect(schedule.observe(readAt: read, previousReadAt: now, scans: Int((read - now) / (10 * ms))) == 0)
+                now = read
+                reads += 1
+                try #require(reads <= DrainSchedule.silentPredictionsToForget, "the phase is never forgotten")
+            }
+        }
+        try showThenLosePhase()
+        let firstLoss = now
+        #expect(schedule.trouble(at: now) == nil, "one loss")
+        try showThenLosePhase()
+        let why = schedule.trouble(at: now)
+        #expect(why?.contains("went missing twice") == true, "\(String(describing: why))")
+        #expect(schedule.trouble(at: firstLoss + DrainSchedule.troubleWindow + 1 * ms) == nil)
+    }
 }
 
 /// Whether a rotation service runs, by its bus name while that is followed.
