@@ -178,12 +178,21 @@ final class RotationServiceFollowing: Sendable {
     /// When the followed name's owner last left (monotonic nanoseconds), `Int64.min` if it never did.
     let leftAt = Atomic<Int64>(.min)
 
-    /// Whether a rotation service runs now, or left within `memory` nanoseconds of `now` (it may be
-    /// restarting), by its bus name; nil while the name is not followed (then only `/proc` can tell).
-    func seen(now: Int64, memory: Int64) -> Bool? {
-        guard followed.load(ordering: .acquiring) else { return nil }
-        if owned.load(ordering: .relaxed) { return true }
+    /// What the bus name says about a rotation service.
+    enum Sighting: Sendable, Equatable {
+        /// The name is not followed (no system bus): only `/proc` can tell.
+        case notFollowed
+        /// The name has an owner, or had one within the memory (it may be restarting).
+        case running
+        /// The name is followed and has had no owner within the memory: none runs, whatever `/proc` shows.
+        case absent
+    }
+
+    /// Whether a rotation service runs now, or left within `memory` nanoseconds of `now`, by its bus name.
+    func seen(now: Int64, memory: Int64) -> Sighting {
+        guard followed.load(ordering: .acquiring) else { return .notFollowed }
+        if owned.load(ordering: .relaxed) { return .running }
         let left = leftAt.load(ordering: .relaxed)
-        return left != .min && now &- left < memory
+        return left != .min && now &- left < memory ? .running : .absent
     }
 }

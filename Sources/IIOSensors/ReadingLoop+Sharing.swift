@@ -20,10 +20,10 @@ extension ReadingLoop {
     /// (ours, on our bus); otherwise a process of its name in `/proc`.
     mutating func rotationServicePresence() -> ReaderChoice.RotationService {
         let now = monotonicNanoseconds()
-        if let seen = control.rotationService.seen(now: now, memory: Self.rotationServiceMemory) {
-            if seen { rotationServiceSeenAt = now }
-        } else if DeviceSharing.rotationService() != nil {
-            rotationServiceSeenAt = now
+        switch control.rotationService.seen(now: now, memory: Self.rotationServiceMemory) {
+        case .running: rotationServiceSeenAt = now
+        case .absent: break
+        case .notFollowed: if DeviceSharing.rotationService() != nil { rotationServiceSeenAt = now }
         }
         if rotationServiceSeenAt.map({ now &- $0 < Self.rotationServiceMemory }) ?? false { return .running }
         return configuration.rotationServiceFiles.contains { access($0, F_OK) == 0 } ? .installed : .none

@@ -236,14 +236,14 @@ struct RotationServiceFollowingTests {
     @Test func theBusNameSaysWhileFollowed() {
         let following = RotationServiceFollowing()
         let second: Int64 = 1_000_000_000
-        #expect(following.seen(now: 100 * second, memory: 30 * second) == nil, "not followed: /proc must tell")
+        #expect(following.seen(now: 100 * second, memory: 30 * second) == .notFollowed, "not followed: /proc must tell")
         following.followed.store(true, ordering: .relaxed)
-        #expect(following.seen(now: 100 * second, memory: 30 * second) == false, "followed, never owned")
+        #expect(following.seen(now: 100 * second, memory: 30 * second) == .absent, "followed, never owned")
         following.owned.store(true, ordering: .relaxed)
-        #expect(following.seen(now: 100 * second, memory: 30 * second) == true)
+        #expect(following.seen(now: 100 * second, memory: 30 * second) == .running)
         following.owned.store(false, ordering: .relaxed)
         following.leftAt.store(90 * second, ordering: .relaxed)
-        #expect(following.seen(now: 100 * second, memory: 30 * second) == true, "left lately: may be restarting")
-        #expect(following.seen(now: 200 * second, memory: 30 * second) == false)
+        #expect(following.seen(now: 100 * second, memory: 30 * second) == .running, "left lately: may be restarting")
+        #expect(following.seen(now: 200 * second, memory: 30 * second) == .absent)
     }
 }
