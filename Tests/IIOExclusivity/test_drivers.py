@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Each driver kind of shaked_harness.iio_drivers as a umockdev device, checked against what it claims.
 
-Usage: test_drivers.py SHIM.so     (with a Python that has gi and gir1.2-umockdev-1.0: scripts/python-env.sh)
+Usage: test_drivers.py SHIM.so     (with the Python of scripts/python-env.sh, which has the harness installed
+                                   and sees Debian's gi and gir1.2-umockdev-1.0)
 For each kind, a testbed made here (gi's UMockdev, as iio_sharing.py makes it) must take the fixture and
 show the driver's name, rates, buffer and triggers; then a child under the kernel model, with the kind's
 model_env(), checks the behaviour: raw reads (refused while buffered or not, with their sleep), enabling
@@ -15,11 +16,8 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "harness"))
-
-from shaked_harness.iio_drivers import (DRIVERS, FIFO, KINDS, NODE, SYSPATH, TRIGGERED, fixture_text,  # noqa: E402
-                                        model_env, udev_proxy_type)
+from shaked_harness.iio_drivers import (DRIVERS, FIFO, KINDS, NODE, SYSPATH, TRIGGERED, fixture_text, model_env,
+                                        udev_proxy_type)
 
 PRELOAD = "libumockdev-preload.so.0"
 
