@@ -46,7 +46,7 @@ undo_protocol_modules="UndoProtocol NIOCore NIOConcurrencyHelpers _NIODataStruct
 modules() {
     case $1 in
         varlink-framing) echo "$undo_protocol_modules" NIOEmbedded ;;
-        trace-parser) echo Traces ShakeDetection MonotonicClock TextSafety SystemPackage CSystem ;;
+        trace-parser) echo Traces ShakeLearning ShakeDetection MonotonicClock TextSafety SystemPackage CSystem ;;
         config-loader) echo ShakedConfiguration ShakeDetection SystemPackage CSystem "$undo_protocol_modules" ;;
         sysfs-parsers) echo ShakeDetection TextSafety ;;
     esac
