@@ -176,7 +176,8 @@ public struct ShakeDetector: ShakeDetecting {
             device.keepsFresh = match.fromStillness
             return .began(match.event)
         }
-        // Within a shake, the rhythm that came before is the shake's own: a chain that only carries it on keeps it going.
+        // Within a shake, the rhythm that came before is the shake's own, and so is a rule its repeat passed: a
+        // chain that fails only those keeps it going.
         if let match, match.failed.subtracting(shake!.passing).isEmpty { shake!.goesOn(match, settings: ending) }
         let outcome = shake!.advance(step, settings: ending)
         if case .goingOn = outcome { return nil }
